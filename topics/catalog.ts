@@ -1,0 +1,146 @@
+import type { TopicSpec } from './log/log.js';
+import { partitionForKey } from './partitioner.js';
+
+/**
+ * The topic catalog (DESIGN.md §2): names, partition counts, keys and configs of every topic the
+ * engine writes. Changing a topic's shape is a contract change for analysts and external
+ * producers: add, never repurpose.
+ */
+
+/** Largest user payload the engine accepts (Temporal's limit). */
+export const MAX_PAYLOAD_BYTES = 2 * 1024 * 1024;
+/** Largest record (payload plus envelope) a producer may send. */
+export const MAX_RECORD_BYTES = MAX_PAYLOAD_BYTES + 512 * 1024;
+/** Topic `max.message.bytes`: room for a full batch holding one maximal record. */
+export const TOPIC_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+
+/** How the catalog is laid out for one deployment. */
+export interface CatalogOptions {
+  /** Topic name prefix; default `logbook`. */
+  readonly prefix?: string;
+  /** Number of shards. A one-way door: it is fixed when the topics are created. */
+  readonly shards: number;
+  /** Replication factor of every topic; default 1 (single broker). */
+  readonly replicationFactor?: number;
+  /** Partitions of `<prefix>.replies`; default 4. */
+  readonly replyPartitions?: number;
+  /** Partitions of each task topic; default 4. */
+  readonly taskPartitions?: number;
+}
+
+/** The resolved topic names and specs of one deployment. */
+export interface TopicCatalog {
+  readonly prefix: string;
+  readonly shards: number;
+  readonly commands: string;
+  readonly commandsInternal: string;
+  readonly history: string;
+  readonly state: string;
+  readonly visibility: string;
+  readonly replies: string;
+  readonly deadLetter: string;
+  /** Specs of the fixed topics, created at start-up. */
+  readonly fixedTopics: readonly TopicSpec[];
+  /** Task topic names of one namespace and task queue; created when first used. */
+  taskTopics(namespace: string, taskQueue: string): { workflow: string; activity: string; control: string };
+  /** Specs of the task topics of one namespace and task queue. */
+  taskTopicSpecs(namespace: string, taskQueue: string): TopicSpec[];
+  /** The shard (partition of the co-partitioned topics) a workflow belongs to. */
+  shardOf(namespace: string, workflowId: string): number;
+}
+
+/** The key of commands, state and visibility records of a workflow: `ns/workflowId`. */
+export function workflowKey(namespace: string, workflowId: string): string {
+  return `${namespace}/${workflowId}`;
+}
+
+/** The key of a history record: `ns/workflowId/runId/eventId` (unique per event, so compaction keeps all). */
+export function historyKey(namespace: string, workflowId: string, runId: string, eventId: number): string {
+  return `${namespace}/${workflowId}/${runId}/${eventId}`;
+}
+
+const NAME_PART = /^[A-Za-z0-9_-]+$/;
+
+function checkNamePart(kind: string, value: string): void {
+  if (!NAME_PART.test(value)) {
+    throw new RangeError(`${kind} '${value}' may contain only letters, digits, '_' and '-' (it is part of a topic name)`);
+  }
+}
+
+/** Builds the catalog for a deployment. */
+export function topicCatalog(options: CatalogOptions): TopicCatalog {
+  const prefix = options.prefix ?? 'logbook';
+  const shards = options.shards;
+  if (!Number.isInteger(shards) || shards < 1 || shards > 4096) {
+    throw new RangeError(`shard count must be an integer from 1 to 4096, got ${shards}`);
+  }
+  checkNamePart('topic prefix', prefix.replaceAll('.', '_'));
+  const rf = options.replicationFactor ?? 1;
+  const base = {
+    'max.message.bytes': String(TOPIC_MAX_MESSAGE_BYTES),
+    ...(rf >= 3 ? { 'min.insync.replicas': '2' } : {}),
+  };
+  const deleteAfter = (ms: number) => ({ ...base, 'cleanup.policy': 'delete', 'retention.ms': String(ms) });
+  // Compacted changelogs roll segments hourly so the cleaner (which never touches the active
+  // segment) can act, and max.compaction.lag bounds how long a superseded value or tombstone lingers.
+  const compacted = {
+    ...base,
+    'cleanup.policy': 'compact',
+    'segment.ms': String(HOUR_MS),
+    'max.compaction.lag.ms': String(6 * HOUR_MS),
+    'min.cleanable.dirty.ratio': '0.1',
+    'delete.retention.ms': String(DAY_MS),
+  };
+  const spec = (name: string, partitions: number, config: Record<string, string>): TopicSpec => ({
+    name,
+    partitions,
+    replicationFactor: rf,
+    config,
+  });
+  const names = {
+    commands: `${prefix}.commands`,
+    commandsInternal: `${prefix}.commands.internal`,
+    history: `${prefix}.history`,
+    state: `${prefix}.state`,
+    visibility: `${prefix}.visibility`,
+    replies: `${prefix}.replies`,
+    deadLetter: `${prefix}.commands.dlq`,
+  };
+  const taskTopics = (namespace: string, taskQueue: string) => {
+    checkNamePart('namespace', namespace);
+    checkNamePart('task queue', taskQueue);
+    return {
+      workflow: `${prefix}.tasks.workflow.${namespace}.${taskQueue}`,
+      activity: `${prefix}.tasks.activity.${namespace}.${taskQueue}`,
+      control: `${prefix}.tasks.control.${namespace}.${taskQueue}`,
+    };
+  };
+  const taskPartitions = options.taskPartitions ?? 4;
+  return {
+    prefix,
+    shards,
+    ...names,
+    fixedTopics: [
+      spec(names.commands, shards, deleteAfter(7 * DAY_MS)),
+      spec(names.commandsInternal, shards, deleteAfter(7 * DAY_MS)),
+      spec(names.history, shards, compacted),
+      spec(names.state, shards, compacted),
+      spec(names.visibility, shards, compacted),
+      spec(names.replies, options.replyPartitions ?? 4, deleteAfter(HOUR_MS)),
+      spec(names.deadLetter, 1, deleteAfter(30 * DAY_MS)),
+    ],
+    taskTopics,
+    taskTopicSpecs(namespace, taskQueue) {
+      const t = taskTopics(namespace, taskQueue);
+      return [
+        spec(t.workflow, taskPartitions, deleteAfter(7 * DAY_MS)),
+        spec(t.activity, taskPartitions, deleteAfter(7 * DAY_MS)),
+        spec(t.control, 1, deleteAfter(DAY_MS)),
+      ];
+    },
+    shardOf: (namespace, workflowId) => partitionForKey(workflowKey(namespace, workflowId), shards),
+  };
+}

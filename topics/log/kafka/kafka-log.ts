@@ -1,0 +1,165 @@
+import { Kafka, logLevel as KafkaLogLevel, type Admin, type Message, type Producer as KafkaProducer } from 'kafkajs';
+import { LogbookError } from '../../errors.js';
+import type {
+  GroupConsumer,
+  GroupConsumerOptions,
+  Log,
+  LogRecord,
+  OutgoingRecord,
+  Producer,
+  ReadOptions,
+  ReadResult,
+  RecordPosition,
+  TopicAdmin,
+  TransactionalProducer,
+} from '../log.js';
+import { assertRecordsFit, toBuffer } from '../record-size.js';
+import { logError } from './kafka-errors.js';
+import { KafkaGroupConsumer } from './kafka-group-consumer.js';
+import { kafkaTopicAdmin } from './kafka-topic-admin.js';
+import { openTransactionalProducer } from './kafka-transactions.js';
+import { PartitionReader } from './partition-reader.js';
+
+/** Options of the Kafka log. */
+export interface KafkaLogOptions {
+  readonly brokers: readonly string[];
+  readonly clientId?: string;
+  readonly maxRecordBytes: number;
+  /** Per-partition fetch size; must exceed the largest record. */
+  readonly maxBytesPerPartition?: number;
+  /** Long-poll wait of group fetches: lower means lower latency and more requests. */
+  readonly maxWaitTimeMs?: number;
+  /** KafkaJS's own logging; default errors only. */
+  readonly verbose?: boolean;
+}
+
+/**
+ * The Kafka implementation of the log interface, on KafkaJS 2.2.4 (the only module that imports
+ * kafkajs, together with its siblings in this folder).
+ */
+export class KafkaLog implements Log {
+  readonly kind = 'kafka' as const;
+  readonly admin: TopicAdmin;
+  readonly maxRecordBytes: number;
+  private readonly kafka: Kafka;
+  private readonly reader: PartitionReader;
+  private readonly maxBytesPerPartition: number;
+  private sharedProducer: Promise<KafkaProducer> | undefined;
+  private sharedAdmin: Promise<Admin> | undefined;
+  private readonly closeables = new Set<{ close(): Promise<void> }>();
+  private readonly consumers = new Set<GroupConsumer>();
+
+  constructor(private readonly options: KafkaLogOptions) {
+    this.maxRecordBytes = options.maxRecordBytes;
+    this.maxBytesPerPartition = options.maxBytesPerPartition ?? Math.max(4 * 1024 * 1024, options.maxRecordBytes * 2);
+    this.kafka = new Kafka({
+      clientId: options.clientId ?? 'logbook',
+      brokers: [...options.brokers],
+      logLevel: options.verbose ? KafkaLogLevel.INFO : KafkaLogLevel.NOTHING,
+      retry: { initialRetryTime: 100, retries: 8 },
+      // A 2 MB record must be acknowledged well within the request timeout on a busy broker.
+      requestTimeout: 30_000,
+    });
+    this.reader = new PartitionReader(this.kafka, this.maxBytesPerPartition);
+    this.admin = kafkaTopicAdmin(() => this.adminClient());
+  }
+
+  async producer(): Promise<Producer> {
+    const producer = await this.idempotentProducer();
+    return {
+      send: async (records) => this.send(producer, records),
+      close: async () => undefined,
+    };
+  }
+
+  async transactionalProducer(transactionalId: string, options: { transactionTimeoutMs?: number } = {}): Promise<TransactionalProducer> {
+    const producer = await openTransactionalProducer(this.kafka, transactionalId, {
+      transactionTimeoutMs: options.transactionTimeoutMs ?? 10_000,
+      maxRecordBytes: this.maxRecordBytes,
+      toMessages: (records) => toTopicMessages(records),
+    });
+    const closeable = { close: () => producer.close() };
+    this.closeables.add(closeable);
+    return { ...producer, close: async () => { this.closeables.delete(closeable); await producer.close(); } };
+  }
+
+  groupConsumer(options: GroupConsumerOptions): GroupConsumer {
+    const consumer = new KafkaGroupConsumer(this.kafka, () => this.adminClient(), options, {
+      maxBytesPerPartition: this.maxBytesPerPartition,
+      maxWaitTimeMs: this.options.maxWaitTimeMs ?? 100,
+    });
+    this.consumers.add(consumer);
+    return consumer;
+  }
+
+  readPartition(
+    topic: string,
+    partition: number,
+    fromOffset: number,
+    onRecords: (records: readonly LogRecord[]) => Promise<void> | void,
+    options?: ReadOptions,
+  ): Promise<ReadResult> {
+    return this.reader.read(topic, partition, fromOffset, onRecords, options);
+  }
+
+  endOffset(topic: string, partition: number): Promise<number> {
+    return this.reader.endOffset(topic, partition);
+  }
+
+  async close(): Promise<void> {
+    for (const consumer of this.consumers) await consumer.stop().catch(() => undefined);
+    for (const closeable of this.closeables) await closeable.close().catch(() => undefined);
+    await this.reader.close().catch(() => undefined);
+    if (this.sharedProducer) await (await this.sharedProducer).disconnect().catch(() => undefined);
+    if (this.sharedAdmin) await (await this.sharedAdmin).disconnect().catch(() => undefined);
+  }
+
+  private async send(producer: KafkaProducer, records: readonly OutgoingRecord[]): Promise<RecordPosition[]> {
+    assertRecordsFit(records, this.maxRecordBytes);
+    try {
+      const results = await producer.sendBatch({ topicMessages: toTopicMessages(records), acks: -1 });
+      // KafkaJS reports one entry per partition written, not per record.
+      return results.map((r) => ({ topic: r.topicName, partition: r.partition }));
+    } catch (error) {
+      throw logError('producing records', error);
+    }
+  }
+
+  private idempotentProducer(): Promise<KafkaProducer> {
+    this.sharedProducer ??= (async () => {
+      // One in-flight request per producer: KafkaJS otherwise risks OUT_OF_ORDER_SEQUENCE_NUMBER.
+      const producer = this.kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
+      await producer.connect();
+      return producer;
+    })();
+    return this.sharedProducer;
+  }
+
+  private adminClient(): Promise<Admin> {
+    this.sharedAdmin ??= (async () => {
+      const admin = this.kafka.admin();
+      await admin.connect();
+      return admin;
+    })();
+    return this.sharedAdmin;
+  }
+}
+
+/** Groups records by topic in KafkaJS's shape, keeping their order. */
+export function toTopicMessages(records: readonly OutgoingRecord[]): Array<{ topic: string; messages: Message[] }> {
+  const byTopic = new Map<string, Message[]>();
+  for (const record of records) {
+    if (!record.topic) throw new LogbookError('INVALID_RECORD', 'a record has no topic');
+    const messages = byTopic.get(record.topic) ?? [];
+    byTopic.set(record.topic, messages);
+    const message: Message = {
+      key: record.key === null ? null : toBuffer(record.key),
+      value: record.value,
+      headers: record.headers ? Object.fromEntries(Object.entries(record.headers).map(([k, v]) => [k, toBuffer(v)])) : {},
+    };
+    if (record.partition !== undefined) message.partition = record.partition;
+    if (record.timestamp !== undefined) message.timestamp = String(record.timestamp);
+    messages.push(message);
+  }
+  return [...byTopic].map(([topic, messages]) => ({ topic, messages }));
+}

@@ -1,0 +1,46 @@
+import type { Admin } from 'kafkajs';
+import type { TopicAdmin, TopicDescription } from '../log.js';
+import { logError } from './kafka-errors.js';
+
+/** Topic administration on KafkaJS's admin client. */
+export function kafkaTopicAdmin(admin: () => Promise<Admin>): TopicAdmin {
+  return {
+    async createTopics(specs) {
+      const client = await admin();
+      const existing = new Set(await client.listTopics());
+      const fresh = specs.filter((s) => !existing.has(s.name));
+      if (fresh.length === 0) return;
+      try {
+        await client.createTopics({
+          waitForLeaders: true,
+          topics: fresh.map((s) => ({
+            topic: s.name,
+            numPartitions: s.partitions,
+            replicationFactor: s.replicationFactor,
+            configEntries: Object.entries(s.config).map(([name, value]) => ({ name, value })),
+          })),
+        });
+      } catch (error) {
+        // Another node may have created the same topics concurrently; that is success.
+        const after = new Set(await client.listTopics());
+        if (!fresh.every((s) => after.has(s.name))) throw logError('creating topics', error);
+      }
+    },
+    async describeTopics(names) {
+      const client = await admin();
+      const existing = new Set(await client.listTopics());
+      const wanted = names.filter((n) => existing.has(n));
+      const result = new Map<string, TopicDescription>();
+      if (wanted.length === 0) return result;
+      const { topics } = await client.fetchTopicMetadata({ topics: [...wanted] });
+      for (const t of topics) result.set(t.name, { name: t.name, partitions: t.partitions.length });
+      return result;
+    },
+    async deleteTopics(names) {
+      const client = await admin();
+      const existing = new Set(await client.listTopics());
+      const doomed = names.filter((n) => existing.has(n));
+      if (doomed.length > 0) await client.deleteTopics({ topics: [...doomed] });
+    },
+  };
+}

@@ -1,0 +1,75 @@
+import type { Kafka, Message } from 'kafkajs';
+import { CommitOutcomeUnknownError } from '../../errors.js';
+import type { OutgoingRecord, Transaction, TransactionalProducer } from '../log.js';
+import { assertRecordsFit } from '../record-size.js';
+import { transactionError } from './kafka-errors.js';
+
+/** Settings of a transactional producer. */
+export interface TransactionalSettings {
+  readonly transactionTimeoutMs: number;
+  readonly maxRecordBytes: number;
+  readonly toMessages: (records: readonly OutgoingRecord[]) => Array<{ topic: string; messages: Message[] }>;
+}
+
+/**
+ * Opens a KafkaJS transactional producer and fences older owners of the id at once (InitProducerId
+ * runs on the first transaction; an empty abort triggers it without writing a marker).
+ *
+ * After any failure of send, commit or abort the producer is unusable — KafkaJS can be left
+ * believing a transaction is still open — so further use fails with `CommitOutcomeUnknownError`
+ * and the owner must open a new producer (which re-fences) once it has checked it still owns the shard.
+ */
+export async function openTransactionalProducer(
+  kafka: Kafka,
+  transactionalId: string,
+  settings: TransactionalSettings,
+): Promise<TransactionalProducer> {
+  const producer = kafka.producer({
+    transactionalId,
+    idempotent: true,
+    maxInFlightRequests: 1,
+    transactionTimeout: settings.transactionTimeoutMs,
+    allowAutoTopicCreation: false,
+    // The broker answers CONCURRENT_TRANSACTIONS while it writes the previous commit's markers;
+    // KafkaJS's default 300 ms first back-off would cap a shard at a few commits per second.
+    retry: { initialRetryTime: 10, maxRetryTime: 1_000, retries: 12, factor: 0.2, multiplier: 2 },
+  });
+  try {
+    await producer.connect();
+    const fence = await producer.transaction();
+    await fence.abort();
+  } catch (error) {
+    await producer.disconnect().catch(() => undefined);
+    throw transactionError('initialising', transactionalId, error);
+  }
+
+  let broken: unknown;
+  const guard = async <T>(operation: string, work: () => Promise<T>): Promise<T> => {
+    if (broken !== undefined) {
+      throw new CommitOutcomeUnknownError(`${transactionalId} failed earlier and must be re-initialised before ${operation}`, broken);
+    }
+    try {
+      return await work();
+    } catch (error) {
+      broken = error;
+      throw transactionError(operation, transactionalId, error);
+    }
+  };
+
+  return {
+    transactionalId,
+    begin: () =>
+      guard('begin', async (): Promise<Transaction> => {
+        const tx = await producer.transaction();
+        return {
+          send: async (records) => {
+            assertRecordsFit(records, settings.maxRecordBytes);
+            await guard('send', () => tx.sendBatch({ topicMessages: settings.toMessages(records), acks: -1 }));
+          },
+          commit: () => guard('commit', () => tx.commit()),
+          abort: () => guard('abort', () => tx.abort()),
+        };
+      }),
+    close: () => producer.disconnect(),
+  };
+}

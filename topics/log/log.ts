@@ -1,0 +1,226 @@
+/**
+ * The log interface: everything the engine needs from a partitioned, transactional log, and
+ * nothing more. Two implementations exist — Kafka (`kafka/`) and embedded (`embedded/`) — and they
+ * pass one conformance suite. No other folder imports kafkajs; everything above this line speaks
+ * only these types.
+ *
+ * Offsets are plain numbers: a partition would need 2^53 records before that loses precision.
+ */
+
+/** A record read from a partition. Only committed records are ever delivered (read_committed). */
+export interface LogRecord {
+  readonly topic: string;
+  readonly partition: number;
+  readonly offset: number;
+  readonly key: Buffer | null;
+  /** `null` is a tombstone. */
+  readonly value: Buffer | null;
+  readonly headers: Readonly<Record<string, Buffer>>;
+  /** Producer (create) time in epoch milliseconds. */
+  readonly timestamp: number;
+}
+
+/** A record to write. Without `partition`, the partition is murmur2(key) mod partition count. */
+export interface OutgoingRecord {
+  readonly topic: string;
+  readonly partition?: number;
+  readonly key: Buffer | string | null;
+  /** `null` writes a tombstone. */
+  readonly value: Buffer | null;
+  readonly headers?: Readonly<Record<string, Buffer | string>>;
+  readonly timestamp?: number;
+}
+
+/** Where a written record landed. */
+export interface RecordPosition {
+  readonly topic: string;
+  readonly partition: number;
+}
+
+/** Topic configuration as created by the catalog. */
+export interface TopicSpec {
+  readonly name: string;
+  readonly partitions: number;
+  readonly replicationFactor: number;
+  /** Kafka topic configs (`cleanup.policy`, `max.message.bytes`…); the embedded log keeps them as metadata. */
+  readonly config: Readonly<Record<string, string>>;
+}
+
+/** What the log knows about an existing topic. */
+export interface TopicDescription {
+  readonly name: string;
+  readonly partitions: number;
+}
+
+/** Creates and inspects topics. */
+export interface TopicAdmin {
+  /** Creates the topics that do not exist yet; existing ones are left as they are. */
+  createTopics(specs: readonly TopicSpec[]): Promise<void>;
+  /** Describes the named topics; a topic that does not exist is absent from the result. */
+  describeTopics(names: readonly string[]): Promise<Map<string, TopicDescription>>;
+  /** Deletes topics (tests and tooling only). */
+  deleteTopics(names: readonly string[]): Promise<void>;
+}
+
+/**
+ * Idempotent, non-transactional producer: what clients, the gateway and workers use to write
+ * into the command topic (a read_committed processor must never wait behind their transactions).
+ */
+export interface Producer {
+  /** Writes the records; resolves once the log has acknowledged all of them. */
+  send(records: readonly OutgoingRecord[]): Promise<RecordPosition[]>;
+  close(): Promise<void>;
+}
+
+/**
+ * An open transaction. Records sent in it become visible to read_committed readers only when
+ * `commit` succeeds, all of them at once; after `abort` none ever become visible.
+ *
+ * Errors: `FencedError` — another owner initialised the same transactional id (stop, do not
+ * re-initialise); `CommitOutcomeUnknownError` — the outcome is unknown (re-fence and restore).
+ */
+export interface Transaction {
+  send(records: readonly OutgoingRecord[]): Promise<void>;
+  commit(): Promise<void>;
+  abort(): Promise<void>;
+}
+
+/**
+ * A transactional producer bound to one transactional id. Creating it fences every earlier
+ * producer with the same id: their next send or commit fails with `FencedError`.
+ */
+export interface TransactionalProducer {
+  readonly transactionalId: string;
+  /** Opens a transaction. Only one may be open at a time. */
+  begin(): Promise<Transaction>;
+  close(): Promise<void>;
+}
+
+/** What `readPartition` hands back once it reached the end it was asked for. */
+export interface ReadResult {
+  /** The offset to continue from (past any trailing transaction markers). */
+  readonly nextOffset: number;
+  /** The read_committed end of the partition when the read finished. */
+  readonly endOffset: number;
+  readonly recordsRead: number;
+}
+
+/** Options of a bounded read of one partition. */
+export interface ReadOptions {
+  /** Stop once this offset is reached; default: the read_committed end measured at the start. */
+  readonly untilOffset?: number;
+  /** Upper bound of bytes fetched per round trip. */
+  readonly maxBytesPerFetch?: number;
+  /** Aborts the read (with the signal's reason). */
+  readonly signal?: AbortSignal;
+}
+
+/** One member of a consumer group as other members see it. */
+export interface GroupMember {
+  readonly memberId: string;
+  /** The endpoint the member advertised (for example its gateway URL). */
+  readonly endpoint: string;
+  /** The shard (partition) numbers the member owns in the current generation. */
+  readonly partitions: readonly number[];
+}
+
+/** Callbacks of a group consumer. They must return quickly; long work is started, not awaited. */
+export interface AssignmentListener {
+  /** A rebalance began: stop timers and dispatch at once; ownership may be about to change. */
+  onRebalanceStarted?(): void;
+  /** Partitions taken away from this member. Their buffered records were already dropped. */
+  onRevoked(partitions: readonly number[]): void;
+  /**
+   * Partitions given to this member. They are paused: nothing is delivered for a partition until
+   * `seek` sets its positions.
+   */
+  onAssigned(partitions: readonly number[], generation: number): void;
+  /** The consumer stopped for good (for example it crashed without a retry); every partition is lost. */
+  onStopped?(error?: unknown): void;
+}
+
+/** Limits of one `take`. */
+export interface TakeOptions {
+  readonly maxRecords: number;
+  readonly maxBytes: number;
+  /** How long to wait for the first record when none is buffered. */
+  readonly waitMs: number;
+  readonly signal?: AbortSignal;
+}
+
+/** Options of a group consumer over co-partitioned topics. */
+export interface GroupConsumerOptions {
+  readonly groupId: string;
+  /** Input topics; they must have the same partition count. Partition p of all of them goes to one member. */
+  readonly topics: readonly string[];
+  /** Endpoint advertised to the other members in the group metadata. */
+  readonly endpoint: string;
+  /** Buffered bytes per topic-partition above which fetching of it pauses. */
+  readonly maxBufferedBytes?: number;
+  readonly sessionTimeoutMs?: number;
+}
+
+/** Positions of the co-partitioned inputs of one partition: topic → next offset to read. */
+export type InputPositions = Readonly<Record<string, number>>;
+
+/**
+ * Group consumption of co-partitioned topics. Partition p of every input is assigned to the
+ * same member; the assignment is sticky across membership changes. Records are buffered per
+ * partition and pulled with `take`; fetching never blocks the group's heartbeat.
+ */
+export interface GroupConsumer {
+  start(listener: AssignmentListener): Promise<void>;
+  /** Partitions this member owns now. */
+  assignment(): readonly number[];
+  /**
+   * Sets where partition p of each input continues and enables delivery for p. Records before the
+   * positions are never delivered; buffered records of p are discarded.
+   */
+  seek(partition: number, positions: InputPositions): void;
+  /** Stops delivering records of partition p until `seek` or `resume`. */
+  pause(partition: number): void;
+  resume(partition: number): void;
+  /**
+   * Removes and returns buffered records of partition p (all inputs), in offset order per input.
+   * Waits up to `waitMs` for a first record; returns an empty array on timeout or abort.
+   */
+  take(partition: number, options: TakeOptions): Promise<LogRecord[]>;
+  /** Records committed positions for lag monitoring only; best effort, never used for correctness. */
+  commitPositions(partition: number, positions: InputPositions): Promise<void>;
+  /** The members of the group with their advertised endpoints and partitions. */
+  members(): Promise<GroupMember[]>;
+  stop(): Promise<void>;
+}
+
+/** Options of a log client. */
+export interface LogClientOptions {
+  /** Largest record (key + value + headers) that may be written; larger ones are refused before sending. */
+  readonly maxRecordBytes: number;
+}
+
+/** A partitioned log: Kafka or the embedded one. */
+export interface Log {
+  readonly kind: 'kafka' | 'embedded';
+  readonly admin: TopicAdmin;
+  readonly maxRecordBytes: number;
+  /** The shared idempotent producer. */
+  producer(): Promise<Producer>;
+  /** A transactional producer for `transactionalId`, initialised (and so fencing older owners). */
+  transactionalProducer(transactionalId: string, options?: { transactionTimeoutMs?: number }): Promise<TransactionalProducer>;
+  groupConsumer(options: GroupConsumerOptions): GroupConsumer;
+  /**
+   * Reads one partition read_committed from `fromOffset` to its end (or `untilOffset`), calling
+   * `onRecords` for each fetched chunk in order. 'The end' is the read_committed end offset, so a
+   * partition that ends in transaction markers is still read to completion.
+   */
+  readPartition(
+    topic: string,
+    partition: number,
+    fromOffset: number,
+    onRecords: (records: readonly LogRecord[]) => Promise<void> | void,
+    options?: ReadOptions,
+  ): Promise<ReadResult>;
+  /** The read_committed end offset of a partition (the last stable offset). */
+  endOffset(topic: string, partition: number): Promise<number>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,18 @@
+import { MAX_RECORD_BYTES } from '../catalog.js';
+import { EmbeddedLog } from './embedded/embedded-log.js';
+import { KafkaLog } from './kafka/kafka-log.js';
+import type { Log } from './log.js';
+
+/** Where the log lives: a Kafka cluster, or the embedded log in a local directory. */
+export type LogLocation =
+  | { readonly kind: 'kafka'; readonly brokers: readonly string[]; readonly clientId?: string }
+  | { readonly kind: 'embedded'; readonly directory: string };
+
+/** Opens the log at a location with the catalog's record size limit unless told otherwise. */
+export async function openLog(location: LogLocation, options: { maxRecordBytes?: number } = {}): Promise<Log> {
+  const maxRecordBytes = options.maxRecordBytes ?? MAX_RECORD_BYTES;
+  if (location.kind === 'kafka') {
+    return new KafkaLog({ brokers: location.brokers, maxRecordBytes, ...(location.clientId ? { clientId: location.clientId } : {}) });
+  }
+  return EmbeddedLog.open({ directory: location.directory, maxRecordBytes });
+}
