@@ -1,0 +1,89 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdir, readFile } from 'node:fs/promises';
+import { join, posix, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * The folders are the architecture: these rules keep each dependency behind the interface that
+ * owns it, and the history state machine pure.
+ */
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const SOURCE_FOLDERS = ['topics', 'processors', 'state-stores', 'sdk', 'gateway', 'examples', 'test'];
+
+async function sourceFiles(): Promise<string[]> {
+  const files: string[] = [];
+  const walk = async (dir: string) => {
+    for (const entry of await readdir(dir, { withFileTypes: true }).catch(() => [])) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory() && entry.name !== 'node_modules' && entry.name !== 'fixtures') await walk(path);
+      else if (entry.isFile() && entry.name.endsWith('.ts')) files.push(relative(root, path).split(sep).join('/'));
+    }
+  };
+  for (const folder of SOURCE_FOLDERS) await walk(join(root, folder));
+  return files;
+}
+
+/** Module specifiers imported by a TypeScript source (static and dynamic imports). */
+export function importsOf(source: string): string[] {
+  const found: string[] = [];
+  for (const m of source.matchAll(/(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|require\(\s*['"]([^'"]+)['"]\s*\)/g)) {
+    found.push((m[1] ?? m[2] ?? m[3])!);
+  }
+  return found;
+}
+
+/** Packages that must each be imported only from the listed places. */
+const OWNERS: ReadonlyArray<{ pkg: RegExp; allowed: (file: string) => boolean; why: string }> = [
+  {
+    pkg: /^kafkajs(\/|$)/,
+    allowed: (f) => f.startsWith('topics/log/kafka/') || f.startsWith('test/'),
+    why: 'kafkajs lives behind the log interface in topics/log/kafka (tests may play external Kafka clients)',
+  },
+  { pkg: /^classic-level$/, allowed: (f) => f === 'state-stores/kv-store.ts', why: 'classic-level is wrapped by state-stores/kv-store.ts' },
+  { pkg: /^express$/, allowed: (f) => f.startsWith('gateway/'), why: 'express is used only by the gateway' },
+];
+
+/** What the pure history state machine may not touch. */
+const IMPURE = [/^node:/, /^(fs|net|http|https|child_process|crypto|timers|os|worker_threads)$/, /^kafkajs/, /^classic-level$/, /^express$/];
+/** What the state machine may import: itself and the pure contract types. */
+const PURE_TARGETS = ['processors/history/', 'topics/schemas/', 'topics/payload/', 'topics/errors'];
+const IMPURE_CALLS = /\b(Date\.now|new Date\(\s*\)|Math\.random|setTimeout|setInterval|performance\.now|process\.)/;
+
+function violations(file: string, source: string): string[] {
+  const problems: string[] = [];
+  for (const spec of importsOf(source)) {
+    for (const owner of OWNERS) {
+      if (owner.pkg.test(spec) && !owner.allowed(file)) problems.push(`${file} imports ${spec}: ${owner.why}`);
+    }
+    if (file.startsWith('processors/history/')) {
+      if (IMPURE.some((p) => p.test(spec))) problems.push(`${file} imports ${spec}: the state machine does no I/O`);
+      const target = spec.startsWith('.') ? posix.join(posix.dirname(file), spec) : spec;
+      if (spec.startsWith('.') && !PURE_TARGETS.some((t) => target.startsWith(t))) {
+        problems.push(`${file} imports ${target}: the state machine depends only on ${PURE_TARGETS.join(', ')}`);
+      }
+    }
+  }
+  if (file.startsWith('processors/history/') && !file.endsWith('.test.ts')) {
+    const stripped = source.replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
+    const call = IMPURE_CALLS.exec(stripped);
+    if (call) problems.push(`${file} uses ${call[1]}: the state machine takes time and randomness as inputs`);
+  }
+  return problems;
+}
+
+test('each of kafkajs, classic-level and express is imported only behind the interface that owns it, and the state machine is pure', async () => {
+  const problems: string[] = [];
+  for (const file of await sourceFiles()) problems.push(...violations(file, await readFile(join(root, file), 'utf8')));
+  assert.deepEqual(problems, []);
+});
+
+test('the architecture rules catch an engine file importing kafkajs and a state machine reading the clock', () => {
+  assert.equal(violations('processors/shard.ts', "import { Kafka } from 'kafkajs';").length, 1);
+  assert.equal(violations('processors/history/apply.ts', 'const t = Date.now();').length, 1);
+  assert.equal(violations('processors/history/apply.ts', "import { readFile } from 'node:fs';").length, 1);
+  assert.equal(violations('processors/history/apply.ts', "import { ShardStore } from '../../state-stores/shard-store.js';").length, 1);
+  assert.equal(violations('processors/history/apply.ts', "import type { HistoryEvent } from '../../topics/schemas/history-event/index.js';").length, 0);
+  assert.equal(violations('topics/log/kafka/kafka-log.ts', "import { Kafka } from 'kafkajs';").length, 0);
+});
