@@ -118,7 +118,11 @@ export function logConformance(makeBackend: () => Promise<TestBackend> | TestBac
       const tx = await owner.begin();
       await tx.send([{ topic: output, partition: 0, key: 'o', value: Buffer.from('owner') }]);
       await tx.commit();
-      assert.deepEqual((await readAll(log, output, 0)).map((r) => r.value?.toString()), ['owner']);
+      const visible = await waitFor('the owner\'s committed record', async () => {
+        const records = await readAll(log, output, 0);
+        return records.length > 0 ? records : undefined;
+      });
+      assert.deepEqual(visible.map((r) => r.value?.toString()), ['owner']);
       await zombie.close().catch(() => undefined);
       await owner.close();
     });

@@ -12,7 +12,9 @@ export function kafkaTopicAdmin(admin: () => Promise<Admin>): TopicAdmin {
       if (fresh.length === 0) return;
       try {
         await client.createTopics({
-          waitForLeaders: true,
+          // KafkaJS's own wait asks one node, which may not know the topic yet on a multi-node
+          // cluster; waitForLeaders below polls until every partition has a leader.
+          waitForLeaders: false,
           topics: fresh.map((s) => ({
             topic: s.name,
             numPartitions: s.partitions,
@@ -25,6 +27,7 @@ export function kafkaTopicAdmin(admin: () => Promise<Admin>): TopicAdmin {
         const after = new Set(await client.listTopics());
         if (!fresh.every((s) => after.has(s.name))) throw logError('creating topics', error);
       }
+      await waitForLeaders(client, fresh.map((s) => s.name));
     },
     async describeTopics(names) {
       const client = await admin();
@@ -43,4 +46,22 @@ export function kafkaTopicAdmin(admin: () => Promise<Admin>): TopicAdmin {
       if (doomed.length > 0) await client.deleteTopics({ topics: [...doomed] });
     },
   };
+}
+
+const LEADER_WAIT_MS = 30_000;
+
+/** Polls metadata until every partition of the topics has a leader, so the first write succeeds. */
+async function waitForLeaders(client: Admin, topics: string[]): Promise<void> {
+  const deadline = Date.now() + LEADER_WAIT_MS;
+  for (;;) {
+    try {
+      const { topics: metadata } = await client.fetchTopicMetadata({ topics });
+      const ready = metadata.length === topics.length && metadata.every((t) => t.partitions.length > 0 && t.partitions.every((p) => p.leader >= 0));
+      if (ready) return;
+    } catch (error) {
+      if (Date.now() > deadline) throw logError(`waiting for leaders of ${topics.join(', ')}`, error);
+    }
+    if (Date.now() > deadline) throw logError('creating topics', new Error(`no leader for some partitions of ${topics.join(', ')} after ${LEADER_WAIT_MS} ms`));
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
