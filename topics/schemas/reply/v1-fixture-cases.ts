@@ -1,0 +1,18 @@
+/**
+ * Golden Reply v1 cases. Used by `write-fixtures.ts` only.
+ * @module
+ */
+import { jsonPayload, sampleFailure, sampleRunId, type FixtureCase } from '../fixture-samples.js';
+import type { Reply } from './v1.js';
+
+/** One reply of each common kind. */
+export const replyCases: readonly FixtureCase<Reply>[] = [
+  { name: 'start-accepted', value: { requestId: 'gw-req-77', kind: 'StartAccepted', runId: sampleRunId, payload: null,
+    failure: null, executionStatus: null } },
+  { name: 'result-completed', value: { requestId: 'gw-req-79', kind: 'Result', runId: sampleRunId,
+    payload: jsonPayload('shipped'), failure: null, executionStatus: 'Completed' } },
+  { name: 'update-failed', value: { requestId: 'gw-req-78', kind: 'UpdateResult', runId: sampleRunId, payload: null,
+    failure: sampleFailure, executionStatus: null } },
+  { name: 'error', value: { requestId: 'gw-req-80', kind: 'Error', runId: null, payload: null,
+    failure: { ...sampleFailure, code: 'WorkflowNotFound', details: null, cause: null }, executionStatus: null } },
+];

@@ -1,0 +1,166 @@
+import type { Type } from 'avsc';
+import { unionBranchSuffixes, unionBranchTag } from '../schemas/union-branch-naming.js';
+import { EncodeError, EncodeErrorCode } from './encode-error.js';
+
+type Convert = (value: unknown) => unknown;
+type Plain = Record<string, unknown>;
+
+/**
+ * Fixes up one record kind on its way to or from Avro, for a field that exists only on one side
+ * (e.g. HistoryEvent's `eventType`, derived from `attributes.type`).
+ */
+export interface RecordHook {
+  /** Runs on the TypeScript value before its fields are converted. */
+  toAvro(value: Plain): Plain;
+  /** Runs on the converted value after decoding; may throw to reject an inconsistent record. */
+  fromAvro(value: Plain): Plain;
+}
+
+// avsc types are only partly typed; this is the subset the converter reads.
+interface TypeShape {
+  typeName: string;
+  name?: string;
+  branchName?: string;
+  fields?: readonly { name: string; type: Type }[];
+  itemsType?: Type;
+  valuesType?: Type;
+  types?: readonly Type[];
+  underlyingType?: Type;
+}
+
+/**
+ * Converts between the TypeScript form of values and avsc's form, driven by the avsc type:
+ * - a union of records (avsc "wrapped": `{ "logbook.TimerFiredEventAttributes": {…} }`) becomes
+ *   a discriminated union (`{ type: 'TimerFired', … }`, tag per `unionBranchTag`);
+ * - decoded records become plain objects (avsc builds class instances) and decoded bytes are
+ *   copied (avsc returns views into the input, which would pin whole fetch buffers in memory).
+ *
+ * Conversions are compiled once per type and cached.
+ */
+export class TaggedUnionConverter {
+  readonly #hooks: ReadonlyMap<string, RecordHook>;
+  readonly #toAvro = new Map<Type, Convert>();
+  readonly #fromAvro = new Map<Type, Convert>();
+
+  /** @param hooks record full name → hook */
+  constructor(hooks: ReadonlyMap<string, RecordHook> = new Map()) {
+    this.#hooks = hooks;
+  }
+
+  /**
+   * TypeScript form → avsc form, ready for `type.toBuffer`.
+   * @throws EncodeError for a union value whose `type` names no branch
+   */
+  toAvro(type: Type, value: unknown): unknown {
+    return this.#compile(type, 'to')(value);
+  }
+
+  /** avsc form (as decoded) → TypeScript form. May throw a hook's error. */
+  fromAvro(type: Type, value: unknown): unknown {
+    return this.#compile(type, 'from')(value);
+  }
+
+  #compile(type: Type, dir: 'to' | 'from'): Convert {
+    const cache = dir === 'to' ? this.#toAvro : this.#fromAvro;
+    const cached = cache.get(type);
+    if (cached !== undefined) return cached;
+    // Recursive types (Failure.cause) meet themselves while compiling: hand out a forwarder.
+    const slot: { convert?: Convert } = {};
+    cache.set(type, (v) => (slot.convert as Convert)(v));
+    slot.convert = this.#build(type as unknown as TypeShape, dir);
+    cache.set(type, slot.convert);
+    return slot.convert;
+  }
+
+  #build(type: TypeShape, dir: 'to' | 'from'): Convert {
+    switch (type.typeName) {
+      case 'record':
+      case 'error':
+        return this.#record(type, dir);
+      case 'array': {
+        const item = this.#compile(type.itemsType as Type, dir);
+        return (v) => (Array.isArray(v) ? v.map(item) : v);
+      }
+      case 'map': {
+        const entry = this.#compile(type.valuesType as Type, dir);
+        return (v) => (isObject(v) ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, entry(x)])) : v);
+      }
+      case 'union:wrapped':
+        return this.#taggedUnion(type, dir);
+      case 'union:unwrapped':
+        return this.#nullableUnion(type, dir);
+      case 'bytes':
+      case 'fixed':
+        return dir === 'from' ? (v) => Buffer.from(v as Buffer) : (v) => (isNonBufferBytes(v) ? Buffer.from(v) : v);
+      default:
+        if (type.underlyingType !== undefined) return this.#compile(type.underlyingType, dir);
+        return (v) => v; // primitives and enums are the same on both sides
+    }
+  }
+
+  #record(type: TypeShape, dir: 'to' | 'from'): Convert {
+    const fields = (type.fields ?? []).map((f) => [f.name, this.#compile(f.type, dir)] as const);
+    const hook = type.name === undefined ? undefined : this.#hooks.get(type.name);
+    const copy = (src: Plain): Plain => {
+      const out: Plain = {};
+      for (const [name, convert] of fields) out[name] = convert(src[name]);
+      return out;
+    };
+    if (dir === 'from') return (v) => (hook ? hook.fromAvro(copy(v as Plain)) : copy(v as Plain));
+    // Copying only declared fields also drops the `type` tag of union branches.
+    return (v) => (isObject(v) ? copy(hook ? hook.toAvro(v) : v) : v);
+  }
+
+  #taggedUnion(type: TypeShape, dir: 'to' | 'from'): Convert {
+    const byTag = new Map<string, { branchName: string; convert: Convert }>();
+    const byBranch = new Map<string, { tag: string; convert: Convert }>();
+    for (const branch of type.types ?? []) {
+      const shape = branch as unknown as TypeShape;
+      if (shape.typeName === 'null') continue;
+      const branchName = shape.branchName ?? '';
+      const tag = unionBranchTag(branchName);
+      if (shape.typeName !== 'record' || tag === undefined) {
+        throw new Error(`union branch ${branchName} is not a record named <Tag>(${unionBranchSuffixes.join('|')})`);
+      }
+      if ((shape.fields ?? []).some((f) => f.name === 'type')) {
+        throw new Error(`union branch ${branchName} has a field named "type", which the tag would hide`);
+      }
+      const convert = this.#compile(branch, dir);
+      byTag.set(tag, { branchName, convert });
+      byBranch.set(branchName, { tag, convert });
+    }
+    if (dir === 'from') {
+      return (v) => {
+        if (v === null) return null;
+        const [branchName, inner] = Object.entries(v as Plain)[0] ?? [];
+        const branch = byBranch.get(branchName as string);
+        return branch === undefined ? v : { type: branch.tag, ...(branch.convert(inner) as Plain) };
+      };
+    }
+    return (v) => {
+      if (v === null || !isObject(v)) return v;
+      const branch = typeof v['type'] === 'string' ? byTag.get(v['type']) : undefined;
+      if (branch === undefined) {
+        const known = [...byTag.keys()].join(', ');
+        throw new EncodeError(EncodeErrorCode.InvalidValue, `unknown type ${JSON.stringify(v['type'])} (one of ${known})`);
+      }
+      return { [branch.branchName]: branch.convert(v) };
+    };
+  }
+
+  // Unwrapped unions in Logbook schemas are always `["null", X]`; refuse others rather than guess.
+  #nullableUnion(type: TypeShape, dir: 'to' | 'from'): Convert {
+    const nonNull = (type.types ?? []).filter((t) => (t as unknown as TypeShape).typeName !== 'null');
+    if (nonNull.length !== 1) throw new Error('only ["null", X] unions may be unwrapped; use a union of records');
+    const convert = this.#compile(nonNull[0] as Type, dir);
+    return (v) => (v === null ? null : convert(v));
+  }
+}
+
+function isObject(value: unknown): value is Plain {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !Buffer.isBuffer(value);
+}
+
+function isNonBufferBytes(value: unknown): value is Uint8Array {
+  return value instanceof Uint8Array && !Buffer.isBuffer(value);
+}
