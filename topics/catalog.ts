@@ -1,5 +1,6 @@
 import type { TopicSpec } from './log/log.js';
 import { partitionForKey } from './partitioner.js';
+import { maxPayloadBytes } from './serde/record-size.js';
 
 /**
  * The topic catalog (DESIGN.md §2): names, partition counts, keys and configs of every topic the
@@ -7,8 +8,8 @@ import { partitionForKey } from './partitioner.js';
  * producers: add, never repurpose.
  */
 
-/** Largest user payload the engine accepts (Temporal's limit). */
-export const MAX_PAYLOAD_BYTES = 2 * 1024 * 1024;
+/** Largest user payload the engine accepts (Temporal's limit); defined once, in the serde. */
+export const MAX_PAYLOAD_BYTES = maxPayloadBytes;
 /** Largest record (payload plus envelope) a producer may send. */
 export const MAX_RECORD_BYTES = MAX_PAYLOAD_BYTES + 512 * 1024;
 /** Topic `max.message.bytes`: room for a full batch holding one maximal record. */

@@ -1,3 +1,4 @@
+import { LogbookError } from '../errors.js';
 /** Stable codes of {@link PayloadEncodingError}; matched by code, never by message. */
 export const PayloadEncodingErrorCode = {
   /** The payload's `encoding` metadata names no registered converter. */
@@ -19,14 +20,11 @@ export type PayloadEncodingErrorCode =
 /**
  * A value could not be turned into a payload, or a payload back into a value.
  *
- * Never retriable: the same bytes or value fail the same way every time. The lead will rebase this
- * on the project's base error (`topics/errors.ts`); keep matching on `code`.
+ * Never retriable: the same bytes or value fail the same way every time.
  */
-export class PayloadEncodingError extends Error {
+export class PayloadEncodingError extends LogbookError {
   /** Stable machine-readable reason. */
-  readonly code: PayloadEncodingErrorCode;
-  /** Always false: retrying a conversion cannot change its outcome. */
-  readonly retriable = false;
+  declare readonly code: PayloadEncodingErrorCode;
 
   /**
    * @param code the stable reason
@@ -34,8 +32,6 @@ export class PayloadEncodingError extends Error {
    * @param options the underlying error, if any
    */
   constructor(code: PayloadEncodingErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'PayloadEncodingError';
-    this.code = code;
+    super(code, message, options);
   }
 }

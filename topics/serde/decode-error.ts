@@ -1,3 +1,4 @@
+import { LogbookError } from '../errors.js';
 /** Stable codes of {@link DecodeError}. */
 export const DecodeErrorCode = {
   /** The first bytes are neither single-object (C3 01) nor Confluent (00) framing. */
@@ -27,11 +28,9 @@ export type DecodeErrorCode = (typeof DecodeErrorCode)[keyof typeof DecodeErrorC
  * Bytes that will never decode: the engine dead-letters the record with `code` and `reason` in
  * headers. Never retriable (a registry outage is a `SchemaRegistryError` instead).
  */
-export class DecodeError extends Error {
+export class DecodeError extends LogbookError {
   /** Stable machine-readable reason. */
-  readonly code: DecodeErrorCode;
-  /** Always false: the same bytes fail the same way. */
-  readonly retriable = false;
+  declare readonly code: DecodeErrorCode;
   /** Human-readable detail, without the code (for a dead-letter header). */
   readonly reason: string;
 
@@ -40,9 +39,7 @@ export class DecodeError extends Error {
    * @param reason what was wrong, naming the record and the offending value
    */
   constructor(code: DecodeErrorCode, reason: string, options?: { cause?: unknown }) {
-    super(`${code}: ${reason}`, options);
-    this.name = 'DecodeError';
-    this.code = code;
+    super(code, `${code}: ${reason}`, options);
     this.reason = reason;
   }
 }

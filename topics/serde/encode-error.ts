@@ -1,3 +1,4 @@
+import { LogbookError } from '../errors.js';
 /** Stable codes of {@link EncodeError}. */
 export const EncodeErrorCode = {
   /** The value does not match the record's schema (see `paths`). */
@@ -10,11 +11,9 @@ export const EncodeErrorCode = {
 export type EncodeErrorCode = (typeof EncodeErrorCode)[keyof typeof EncodeErrorCode];
 
 /** A value that cannot be written: a programming error or an oversized output. Never retriable. */
-export class EncodeError extends Error {
+export class EncodeError extends LogbookError {
   /** Stable machine-readable reason. */
-  readonly code: EncodeErrorCode;
-  /** Always false. */
-  readonly retriable = false;
+  declare readonly code: EncodeErrorCode;
   /** Dotted paths (Avro form) of the offending fields, when known. */
   readonly paths: readonly string[];
 
@@ -24,9 +23,7 @@ export class EncodeError extends Error {
    * @param paths offending field paths, if known
    */
   constructor(code: EncodeErrorCode, message: string, paths: readonly string[] = [], options?: { cause?: unknown }) {
-    super(`${code}: ${message}`, options);
-    this.name = 'EncodeError';
-    this.code = code;
+    super(code, `${code}: ${message}`, options);
     this.paths = paths;
   }
 }

@@ -1,12 +1,9 @@
+import { LogbookError } from '../errors.js';
 /**
  * The schema registry could not be reached or refused a request. Retriable when the registry may
  * recover (no HTTP status, 429, 5xx): the engine must retry, not dead-letter, on these.
  */
-export class SchemaRegistryError extends Error {
-  /** Stable machine-readable reason. */
-  readonly code = 'SCHEMA_REGISTRY_ERROR';
-  /** True for network errors, 429 and 5xx. */
-  readonly retriable: boolean;
+export class SchemaRegistryError extends LogbookError {
   /** The registry's HTTP status, if it answered. */
   readonly status: number | undefined;
 
@@ -15,9 +12,8 @@ export class SchemaRegistryError extends Error {
    * @param status the HTTP status, if any
    */
   constructor(message: string, status: number | undefined, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'SchemaRegistryError';
+    // Network errors, 429 and 5xx may clear: the engine retries instead of dead-lettering.
+    super('SCHEMA_REGISTRY_ERROR', message, { ...options, retriable: status === undefined || status === 429 || status >= 500 });
     this.status = status;
-    this.retriable = status === undefined || status === 429 || status >= 500;
   }
 }
