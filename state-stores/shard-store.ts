@@ -27,6 +27,8 @@ export interface ChangelogBinding {
   readonly topic: string;
   /** Keyspace the record's key is stored under (for example `m` for mutable state). */
   readonly keyspace: string;
+  /** Maps a record key to its store key when the log's key does not sort right (for example unpadded event ids). */
+  readonly storeKey?: (recordKey: string) => string;
   /**
    * Secondary keys derived from a value (for example timer-index entries of a state snapshot).
    * They are replaced whenever the primary key is written, so they never go stale.
@@ -112,7 +114,7 @@ export class ShardStore {
     for (const record of records) {
       const binding = this.bindings.get(record.topic);
       if (!binding) throw new RangeError(`no changelog binding for topic ${record.topic}`);
-      const key = text(record.key);
+      const key = binding.storeKey ? binding.storeKey(text(record.key)) : text(record.key);
       await this.applyOne(binding, key, record.value, operations, derivedNow);
       if (record.offset !== undefined) {
         checkpoints.set(record.topic, Math.max(checkpoints.get(record.topic) ?? 0, record.offset + 1));

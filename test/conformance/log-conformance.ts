@@ -231,6 +231,24 @@ export function logConformance(makeBackend: () => Promise<TestBackend> | TestBac
   });
 
   describe('co-partitioned groups', () => {
+    test('positions a member commits are what the next member of the group reads back', async () => {
+      const topic = uniqueName('tasks');
+      await log.admin.createTopics([spec(topic, 2)]);
+      const groupId = uniqueName('workers');
+      const first = log.groupConsumer({ groupId, topics: [topic], endpoint: 'w1' });
+      await first.start({ onRevoked: () => undefined, onAssigned: () => undefined });
+      await waitFor('an assignment', () => first.assignment().length === 2);
+      assert.deepEqual(await first.committedPositions(1), { [topic]: 0 });
+      await first.commitPositions(1, { [topic]: 7 });
+      await first.stop();
+      const next = (await backend.openAnother(log)).groupConsumer({ groupId, topics: [topic], endpoint: 'w2' });
+      await next.start({ onRevoked: () => undefined, onAssigned: () => undefined });
+      await waitFor('an assignment', () => next.assignment().length === 2);
+      assert.deepEqual(await next.committedPositions(1), { [topic]: 7 });
+      assert.deepEqual(await next.committedPositions(0), { [topic]: 0 });
+      await next.stop();
+    });
+
     test('members hold the same partitions of every input, a joining member moves only what it takes, and endpoints are visible', async () => {
       const [a, b] = [uniqueName('commands'), uniqueName('internal')];
       await log.admin.createTopics([spec(a, 8), spec(b, 8)]);

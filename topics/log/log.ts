@@ -185,8 +185,14 @@ export interface GroupConsumer {
    * Waits up to `waitMs` for a first record; returns an empty array on timeout or abort.
    */
   take(partition: number, options: TakeOptions): Promise<LogRecord[]>;
-  /** Records committed positions for lag monitoring only; best effort, never used for correctness. */
+  /**
+   * Commits the group's positions of partition p. The history processor keeps its real positions
+   * in its changelog and commits here only for lag monitoring; workers rely on these positions to
+   * resume a task topic after a restart.
+   */
   commitPositions(partition: number, positions: InputPositions): Promise<void>;
+  /** The group's committed positions of partition p (0 for an input never committed). */
+  committedPositions(partition: number): Promise<InputPositions>;
   /** The members of the group with their advertised endpoints and partitions. */
   members(): Promise<GroupMember[]>;
   stop(): Promise<void>;

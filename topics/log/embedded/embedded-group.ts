@@ -144,8 +144,12 @@ export class EmbeddedGroupConsumer implements GroupConsumer {
     }
   }
 
-  async commitPositions(): Promise<void> {
-    // The embedded log is single-process: positions in the changelog are all there is to monitor.
+  async commitPositions(partition: number, positions: InputPositions): Promise<void> {
+    await this.log.commitGroupPositions(this.groupId, partition, positions);
+  }
+
+  async committedPositions(partition: number): Promise<InputPositions> {
+    return this.log.groupPositions(this.groupId, partition, this.topics);
   }
 
   async members(): Promise<GroupMember[]> {

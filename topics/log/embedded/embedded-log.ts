@@ -5,6 +5,7 @@ import { partitionForKey } from '../../partitioner.js';
 import type {
   GroupConsumer,
   GroupConsumerOptions,
+  InputPositions,
   Log,
   LogRecord,
   OutgoingRecord,
@@ -33,6 +34,7 @@ const topicKey = (topic: string) => `t/${topic}`;
 const hex = (n: number, width: number) => n.toString(16).padStart(width, '0');
 const partitionPrefix = (topic: string, partition: number) => `r/${topic}/${hex(partition, 8)}/`;
 const recordKey = (topic: string, partition: number, offset: number) => partitionPrefix(topic, partition) + hex(offset, 13);
+const groupKey = (groupId: string, topic: string, partition: number) => `g/${groupId}/${topic}/${hex(partition, 8)}`;
 const READ_CHUNK = 500;
 
 /**
@@ -173,6 +175,26 @@ export class EmbeddedLog implements Log {
       records.push(decodeStoredRecord(value, topic, partition, offset));
     }
     return records;
+  }
+
+  /** Stores a group's committed positions (the embedded stand-in for Kafka's offset commits). */
+  async commitGroupPositions(groupId: string, partition: number, positions: InputPositions): Promise<void> {
+    const operations: KvOperation[] = Object.entries(positions).map(([topic, offset]) => ({
+      type: 'put',
+      key: groupKey(groupId, topic, partition),
+      value: Buffer.from(String(offset)),
+    }));
+    await this.enqueueWrite(() => this.store.batch(operations));
+  }
+
+  /** A group's committed positions of partition p; 0 where nothing was committed. */
+  async groupPositions(groupId: string, partition: number, topics: readonly string[]): Promise<InputPositions> {
+    const positions: Record<string, number> = {};
+    for (const topic of topics) {
+      const raw = await this.store.get(groupKey(groupId, topic, partition));
+      positions[topic] = raw ? Number(raw.toString()) : 0;
+    }
+    return positions;
   }
 
   async endOffset(topic: string, partition: number): Promise<number> {

@@ -124,7 +124,18 @@ export class KafkaGroupConsumer implements GroupConsumer {
   async commitPositions(partition: number, positions: InputPositions): Promise<void> {
     if (!this.owned.includes(partition)) return;
     const offsets = Object.entries(positions).map(([topic, offset]) => ({ topic, partition, offset: String(offset) }));
-    await this.consumer.commitOffsets(offsets).catch(() => undefined);
+    await this.consumer.commitOffsets(offsets);
+  }
+
+  async committedPositions(partition: number): Promise<InputPositions> {
+    const admin = await this.admin();
+    const offsets = await admin.fetchOffsets({ groupId: this.options.groupId, topics: [...this.options.topics] });
+    const positions: Record<string, number> = {};
+    for (const { topic, partitions } of offsets) {
+      const committed = Number(partitions.find((p) => p.partition === partition)?.offset ?? -1);
+      positions[topic] = committed >= 0 ? committed : 0;
+    }
+    return positions;
   }
 
   async members(): Promise<GroupMember[]> {
