@@ -33,8 +33,11 @@ export interface ChangelogBinding {
    * Secondary keys derived from a value (for example timer-index entries of a state snapshot).
    * They are replaced whenever the primary key is written, so they never go stale.
    */
-  readonly derive?: (key: string, value: Buffer) => ReadonlyArray<{ keyspace: string; key: string; value: Buffer }>;
+  readonly derive?: (key: string, value: Buffer) => DerivedEntries | Promise<DerivedEntries>;
 }
+
+/** Secondary entries derived from one primary value. */
+export type DerivedEntries = ReadonlyArray<{ keyspace: string; key: string; value: Buffer }>;
 
 /** Checkpoint entry: next offset to apply, and when it was written (to detect too-old checkpoints). */
 interface Checkpoint {
@@ -196,7 +199,7 @@ export class ShardStore {
     }
     operations.push({ type: 'put', key: primaryKey(binding.keyspace, key), value });
     if (binding.derive) {
-      const derived = binding.derive(key, value).map((d) => ({ key: primaryKey(d.keyspace, d.key), value: d.value }));
+      const derived = (await binding.derive(key, value)).map((d) => ({ key: primaryKey(d.keyspace, d.key), value: d.value }));
       for (const d of derived) operations.push({ type: 'put', key: d.key, value: d.value });
       const keys = derived.map((d) => d.key);
       operations.push({ type: 'put', key: listKey, value: Buffer.from(JSON.stringify(keys)) });

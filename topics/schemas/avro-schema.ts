@@ -38,6 +38,8 @@ export interface AvroEnumSchema {
   readonly name: string;
   readonly symbols: readonly string[];
   readonly doc?: string;
+  /** Symbol a reader uses for a writer symbol it does not know (Avro 1.9+). */
+  readonly default?: string;
 }
 
 /** An array. */

@@ -23,7 +23,8 @@ import type { FixtureCase } from './fixture-samples.js';
 import { lifecycleEventCases } from './history-event/v1-fixture-cases-lifecycle.js';
 import { messageEventCases } from './history-event/v1-fixture-cases-messages.js';
 import { mutableStateSnapshotCases } from './mutable-state-snapshot/v1-fixture-cases.js';
-import { replyCases } from './reply/v1-fixture-cases.js';
+import { mutableStateSnapshotV2Cases } from './mutable-state-snapshot/v2-fixture-cases.js';
+import { replyCases, replyV2Cases } from './reply/v1-fixture-cases.js';
 import type { RecordName } from './schema-catalog.js';
 import { shardPositionsCases } from './shard-positions/v1-fixture-cases.js';
 import { visibilityRowV1Cases, visibilityRowV2Cases } from './visibility-row/fixture-cases.js';
@@ -33,6 +34,7 @@ const plan: readonly [RecordName, number, readonly FixtureCase<unknown>[]][] = [
   ['HistoryEvent', 1, [...lifecycleEventCases, ...messageEventCases]],
   ['Command', 1, [...clientCommandCases, ...taskCommandCases]],
   ['MutableStateSnapshot', 1, mutableStateSnapshotCases],
+  ['MutableStateSnapshot', 2, mutableStateSnapshotV2Cases],
   ['ShardPositions', 1, shardPositionsCases],
   ['WorkflowTask', 1, workflowTaskCases],
   ['ActivityTask', 1, activityTaskCases],
@@ -40,6 +42,7 @@ const plan: readonly [RecordName, number, readonly FixtureCase<unknown>[]][] = [
   ['VisibilityRow', 1, visibilityRowV1Cases],
   ['VisibilityRow', 2, visibilityRowV2Cases],
   ['Reply', 1, replyCases],
+  ['Reply', 2, replyV2Cases],
 ];
 
 const overwrite = process.argv.includes('--overwrite');

@@ -125,7 +125,14 @@ export class RecordCodec<T> {
     let resolver = this.#resolvers.get(writer);
     if (resolver === undefined) {
       try {
-        resolver = this.latest.type.createResolver(writer);
+        // avsc keeps the resolver of a union branch it tried under a mismatched record name in its
+        // registry and reuses it for a later identical union, which then fails to read. Handing it
+        // a registry that only returns resolvers whose reader and writer names match avoids that.
+        const registry = new Proxy<Record<string, Resolver>>(
+          {},
+          { get: (target, key) => (typeof key === 'string' && key.split(':')[0] === key.split(':')[1] ? target[key] : undefined) },
+        );
+        resolver = this.latest.type.createResolver(writer, { registry } as never);
       } catch (err) {
         throw new DecodeError(
           DecodeErrorCode.IncompatibleSchema,

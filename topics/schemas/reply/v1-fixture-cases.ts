@@ -16,3 +16,8 @@ export const replyCases: readonly FixtureCase<Reply>[] = [
   { name: 'error', value: { requestId: 'gw-req-80', kind: 'Error', runId: null, payload: null,
     failure: { ...sampleFailure, code: 'WorkflowNotFound', details: null, cause: null }, executionStatus: null } },
 ];
+
+/** Reply v2 adds the `Accepted` kind. */
+export const replyV2Cases: readonly FixtureCase<Reply | Omit<Reply, 'kind'> & { kind: 'Accepted' }>[] = [
+  { name: 'accepted', value: { requestId: 'gw-req-81', kind: 'Accepted', runId: sampleRunId, payload: null, failure: null, executionStatus: null } },
+];

@@ -1,0 +1,74 @@
+/**
+ * The Logbook command line.
+ *
+ *   tsx gateway/cli.ts dev [--port 8233] [--data .data] [--shards 8] [--kafka host:port,…] [--no-worker]
+ *
+ * `dev` runs one engine node with its HTTP gateway, UI and metrics, plus the example workers
+ * (order and travel workflows), on the embedded log by default; `--kafka` (or LOGBOOK_KAFKA_BROKERS)
+ * runs the same node against a Kafka cluster.
+ */
+import { createServer } from 'node:http';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { Engine } from './engine.js';
+import { createHttpApp } from './http-app.js';
+import { EngineMetrics } from './metrics.js';
+import { startExampleWorkers } from './example-workers.js';
+
+async function dev(argv: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      port: { type: 'string', default: process.env.LOGBOOK_PORT ?? '8233' },
+      data: { type: 'string', default: process.env.LOGBOOK_DATA ?? '.data' },
+      shards: { type: 'string', default: process.env.LOGBOOK_SHARDS ?? '8' },
+      kafka: { type: 'string', default: process.env.LOGBOOK_KAFKA_BROKERS ?? '' },
+      'no-worker': { type: 'boolean', default: false },
+    },
+  });
+  const port = Number(values.port);
+  const endpoint = `http://127.0.0.1:${port}`;
+  const data = resolve(values.data!);
+  const kafka = values.kafka ? values.kafka.split(',') : undefined;
+  const metrics = new EngineMetrics();
+  console.log(kafka ? `connecting to Kafka at ${kafka.join(', ')}…` : `starting the embedded engine in ${data}…`);
+  const engine = await Engine.start({
+    log: kafka ? { kind: 'kafka', brokers: kafka } : { kind: 'embedded', directory: resolve(data, 'log') },
+    shards: Number(values.shards),
+    dataDirectory: resolve(data, 'node'),
+    endpoint,
+    onBatch: (shard, result) => metrics.recordBatch(shard, result),
+    onShardEvent: (e) => {
+      if (e.kind !== 'started' && e.kind !== 'stopped') console.error(`shard ${e.shard}: ${e.kind}${e.error ? ` — ${(e.error as Error).message}` : ''}`);
+    },
+  });
+  const server = createServer(createHttpApp({ engine, metrics: metrics.registry, selfEndpoint: endpoint }));
+  await new Promise<void>((ready) => server.listen(port, '127.0.0.1', ready));
+  const workers = values['no-worker'] ? [] : await startExampleWorkers(engine, metrics);
+  console.log(`Logbook is running: gateway and UI on ${endpoint} (metrics on ${endpoint}/metrics)`);
+  console.log(`Start an order:  curl -s -X POST ${endpoint}/api/v1/namespaces/default/workflows -H 'content-type: application/json' -d '{"workflowId":"order-1","workflowType":"order","taskQueue":"orders","args":[{"orderId":"1","sku":"book","quantity":1,"amountCents":2500,"phone":"+100","packTimeout":"1h","ratingDelay":"5s"}]}'`);
+
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    console.log('stopping…');
+    await Promise.all(workers.map((w) => w.stop(5_000)));
+    server.close();
+    await engine.stop();
+    process.exit(0);
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+const [command, ...rest] = process.argv.slice(2);
+if (command === 'dev') {
+  dev(rest).catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  });
+} else {
+  console.error('usage: logbook dev [--port 8233] [--data .data] [--shards 8] [--kafka host:port,…] [--no-worker]');
+  process.exit(2);
+}

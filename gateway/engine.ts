@@ -1,0 +1,152 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { topicCatalog, workflowKey, type TopicCatalog } from '../topics/catalog.js';
+import { LogbookError } from '../topics/errors.js';
+import type { Log } from '../topics/log/log.js';
+import { openLog, type LogLocation } from '../topics/log/open-log.js';
+import { defaultDataConverter, type DataConverter } from '../topics/payload/index.js';
+import type { HistoryEvent } from '../topics/schemas/history-event/index.js';
+import type { MutableStateSnapshot } from '../topics/schemas/mutable-state-snapshot/index.js';
+import { SingleObjectSerde, historyEventCodec, type Serde } from '../topics/serde/index.js';
+import { ensureTopics } from '../topics/topic-setup.js';
+import { HistoryNode } from '../processors/history-node.js';
+import { ReplyListener } from '../processors/reply-listener.js';
+import type { BatchResult } from '../processors/shard-batch.js';
+import { eventStoreKey, Keyspace } from '../processors/store-layout.js';
+import { CommandClient } from '../sdk/client/command-client.js';
+import type { WorkerConnection } from '../sdk/worker/worker-connection.js';
+
+/** How to run an engine node. */
+export interface EngineOptions {
+  readonly log: LogLocation;
+  /** Shard count; fixed when the topics are created. Default 8. */
+  readonly shards?: number;
+  readonly prefix?: string;
+  readonly replicationFactor?: number;
+  /** Local state (shard stores). */
+  readonly dataDirectory: string;
+  /** This node's gateway URL, advertised so other nodes can forward reads for shards it owns. */
+  readonly endpoint: string;
+  readonly serde?: Serde;
+  readonly dataConverter?: DataConverter;
+  readonly clock?: () => number;
+  readonly onBatch?: (shard: number, result: BatchResult) => void;
+  /** Wraps the opened log (fault injection in tests). */
+  readonly wrapLog?: (log: Log) => Log;
+  /** Overrides the history consumer group (split-brain tests only). */
+  readonly historyGroupId?: string;
+  readonly onShardEvent?: ConstructorParameters<typeof HistoryNode>[0]['onShardEvent'];
+}
+
+/** The shard does not live here (or is restoring): the caller should retry or ask the owner. */
+export class ShardUnavailableError extends LogbookError {
+  constructor(
+    readonly shard: number,
+    readonly ownerEndpoint: string | undefined,
+  ) {
+    super('SHARD_UNAVAILABLE', `shard ${shard} is not served by this node${ownerEndpoint ? ` (owner: ${ownerEndpoint})` : ' and has no owner right now'}`, { retriable: true });
+  }
+}
+
+/**
+ * One engine node: the log, the topic catalog, the history processors of the shards this node
+ * owns, a reply listener and a command client. The gateway serves HTTP on top of it; in-process
+ * workers connect through `workerConnection()`.
+ */
+export class Engine {
+  private constructor(
+    readonly log: Log,
+    readonly catalog: TopicCatalog,
+    readonly serde: Serde,
+    readonly dataConverter: DataConverter,
+    readonly node: HistoryNode,
+    readonly replies: ReplyListener,
+    readonly client: CommandClient,
+  ) {}
+
+  /** Opens the log, creates or verifies the topics, joins the history group and the replies topic. */
+  static async start(options: EngineOptions): Promise<Engine> {
+    const catalog = topicCatalog({ shards: options.shards ?? 8, ...(options.prefix ? { prefix: options.prefix } : {}), ...(options.replicationFactor ? { replicationFactor: options.replicationFactor } : {}) });
+    const serde = options.serde ?? new SingleObjectSerde();
+    const dataConverter = options.dataConverter ?? defaultDataConverter;
+    await mkdir(options.dataDirectory, { recursive: true });
+    const opened = await openLog(options.log);
+    const log = options.wrapLog ? options.wrapLog(opened) : opened;
+    try {
+      await ensureTopics(log.admin, catalog);
+      const node = new HistoryNode({
+        log,
+        catalog,
+        serde,
+        clock: options.clock ?? Date.now,
+        dataDirectory: join(options.dataDirectory, 'shards'),
+        endpoint: options.endpoint,
+        ...(options.historyGroupId ? { groupId: options.historyGroupId } : {}),
+        ...(options.onBatch ? { onBatch: options.onBatch } : {}),
+        ...(options.onShardEvent ? { onShardEvent: options.onShardEvent } : {}),
+      });
+      const replies = new ReplyListener(log, catalog, serde);
+      await replies.start();
+      await node.start();
+      return new Engine(log, catalog, serde, dataConverter, node, replies, new CommandClient(log, catalog, serde, replies, dataConverter));
+    } catch (error) {
+      await log.close();
+      throw error;
+    }
+  }
+
+  /** What in-process workers need. */
+  workerConnection(): WorkerConnection {
+    return { log: this.log, catalog: this.catalog, serde: this.serde, dataConverter: this.dataConverter };
+  }
+
+  /** The committed mutable state of a workflow, read from the local shard store. */
+  async describe(namespace: string, workflowId: string): Promise<MutableStateSnapshot | null> {
+    return (await this.localShard(namespace, workflowId)).describe(workflowKey(namespace, workflowId));
+  }
+
+  /**
+   * Events `fromEventId..untilEventId` of a run from the owner's history index, waiting (up to
+   * `waitMs`) for events committed but not yet indexed. Default: up to the run's last event.
+   */
+  async history(namespace: string, workflowId: string, runId: string, options: { fromEventId?: number; untilEventId?: number; waitMs?: number } = {}): Promise<HistoryEvent[]> {
+    const processor = await this.localShard(namespace, workflowId);
+    const key = workflowKey(namespace, workflowId);
+    const state = await processor.describe(key);
+    const last = options.untilEventId ?? (state?.executionInfo.runId === runId ? state.executionInfo.lastEventId : Number.MAX_SAFE_INTEGER);
+    const events: HistoryEvent[] = [];
+    const deadline = Date.now() + (options.waitMs ?? 5_000);
+    for (let id = options.fromEventId ?? 1; id <= last; id++) {
+      const store = processor.localStore;
+      const raw = store ? await store.get(Keyspace.history, eventStoreKey(key, runId, id)) : undefined;
+      if (raw) {
+        events.push(await this.serde.decode(historyEventCodec, raw));
+        continue;
+      }
+      if (last === Number.MAX_SAFE_INTEGER) break;
+      if (Date.now() > deadline) throw new LogbookError('HISTORY_NOT_INDEXED', `event ${id} of ${key}/${runId} is not indexed yet`, { retriable: true });
+      await new Promise((r) => setTimeout(r, 10));
+      id--;
+    }
+    return events;
+  }
+
+  /** The endpoint of the node that owns a workflow's shard, if known. */
+  async ownerOf(namespace: string, workflowId: string): Promise<string | undefined> {
+    const shard = this.catalog.shardOf(namespace, workflowId);
+    return (await this.node.members()).find((m) => m.partitions.includes(shard))?.endpoint;
+  }
+
+  async stop(): Promise<void> {
+    await this.node.stop();
+    await this.replies.stop();
+    await this.log.close();
+  }
+
+  private async localShard(namespace: string, workflowId: string) {
+    const shard = this.catalog.shardOf(namespace, workflowId);
+    const processor = this.node.processor(shard);
+    if (!processor?.localStore) throw new ShardUnavailableError(shard, await this.ownerOf(namespace, workflowId));
+    return processor;
+  }
+}

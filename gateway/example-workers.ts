@@ -1,0 +1,31 @@
+import { fileURLToPath } from 'node:url';
+import * as orderActivities from '../examples/order/activities.js';
+import * as travelActivities from '../examples/travel/activities.js';
+import { Worker } from '../sdk/worker/worker.js';
+import type { Engine } from './engine.js';
+import { engineHistoryFetcher } from './engine-history-fetcher.js';
+import type { EngineMetrics } from './metrics.js';
+
+/** Starts in-process workers for the example workflows: `orders` and `travel` task queues. */
+export async function startExampleWorkers(engine: Engine, metrics: EngineMetrics): Promise<Worker[]> {
+  const connection = engine.workerConnection();
+  const history = engineHistoryFetcher(engine);
+  const workers = [
+    new Worker(connection, {
+      taskQueue: 'orders',
+      workflowsPath: fileURLToPath(new URL('../examples/order/workflows.ts', import.meta.url)),
+      activities: orderActivities,
+      history,
+      onWorkflowTask: (e) => metrics.recordWorkflowTask(e),
+    }),
+    new Worker(connection, {
+      taskQueue: 'travel',
+      workflowsPath: fileURLToPath(new URL('../examples/travel/workflows.ts', import.meta.url)),
+      activities: travelActivities,
+      history,
+      onWorkflowTask: (e) => metrics.recordWorkflowTask(e),
+    }),
+  ];
+  for (const worker of workers) await worker.start();
+  return workers;
+}

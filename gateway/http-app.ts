@@ -1,0 +1,171 @@
+import express, { type Express, type Request, type Response } from 'express';
+import type { Registry } from 'prom-client';
+import { LogbookError } from '../topics/errors.js';
+import type { Reply } from '../topics/schemas/reply/index.js';
+import { startRequest } from '../sdk/client/start-options.js';
+import { durationToMs } from '../sdk/workflow/duration.js';
+import type { Engine } from './engine.js';
+import { ShardUnavailableError } from './engine.js';
+import { errorHandler, HttpError, optionalArray, requireString } from './http-errors.js';
+import { toJsonView } from './json-views.js';
+import { UI_HTML } from './ui.js';
+
+/** What the HTTP app serves. */
+export interface HttpAppOptions {
+  readonly engine: Engine;
+  readonly metrics: Registry;
+  /** This node's own endpoint, so a read forwarded to itself is not forwarded again. */
+  readonly selfEndpoint: string;
+}
+
+const API = '/api/v1/namespaces/:namespace/workflows';
+
+/**
+ * The gateway's HTTP API (built without listening; the caller listens). Client operations write
+ * commands to the command topic and wait for the engine's reply; reads are served by the shard's
+ * owner, forwarded there when this node does not own the shard.
+ */
+export function createHttpApp(options: HttpAppOptions): Express {
+  const { engine } = options;
+  const app = express();
+  app.use(express.json({ limit: '3mb' }));
+
+  app.get('/', (_req, res) => {
+    res.type('html').send(UI_HTML);
+  });
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok', shards: engine.node.ownedShards() });
+  });
+  app.get('/metrics', async (_req, res) => {
+    res.setHeader('content-type', options.metrics.contentType);
+    res.send(await options.metrics.metrics());
+  });
+
+  app.post(API, async (req, res) => {
+    const namespace = requireString(req.params.namespace, 'namespace');
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    const start = badInput(() => startRequest(
+      {
+        namespace,
+        workflowId: requireString(body.workflowId, 'workflowId'),
+        workflowType: requireString(body.workflowType, 'workflowType'),
+        taskQueue: requireString(body.taskQueue, 'taskQueue'),
+        args: optionalArray(body.args, 'args'),
+        ...pick(body, ['workflowIdConflictPolicy', 'workflowIdReusePolicy', 'workflowExecutionTimeout', 'workflowRunTimeout', 'workflowTaskTimeout']),
+      },
+      engine.dataConverter,
+      'http-gateway',
+    ));
+    const command = engine.client.envelope(namespace, body.workflowId as string, { type: 'StartWorkflowExecution', ...start }, typeof body.requestId === 'string' ? { requestId: body.requestId } : {});
+    const reply = await replyOrThrow(await engine.client.send(command, { awaitReply: true }));
+    res.status(reply.kind === 'StartAccepted' ? 201 : 200).json({ workflowId: body.workflowId, runId: reply.runId, started: reply.kind === 'StartAccepted' });
+  });
+
+  app.post(`${API}/:workflowId/signals/:signalName`, async (req, res) => {
+    const { namespace, workflowId } = ids(req);
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    const input = optionalArray(body.args, 'args').map((a) => engine.dataConverter.toPayload(a));
+    const signal = { type: 'SignalWorkflowExecution' as const, signalName: requireString(req.params.signalName, 'signalName'), input, identity: 'http-gateway', header: {}, externalInitiator: null, childWorkflowOnly: false };
+    const command = engine.client.envelope(namespace, workflowId, signal, runAndRequest(body));
+    await replyOrThrow(await engine.client.send(command, { awaitReply: true }));
+    res.status(202).json({ workflowId, signal: req.params.signalName });
+  });
+
+  app.post(`${API}/:workflowId/cancel`, async (req, res) => {
+    const { namespace, workflowId } = ids(req);
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    const cancel = { type: 'RequestCancelWorkflowExecution' as const, identity: 'http-gateway', reason: typeof body.reason === 'string' ? body.reason : '', externalInitiator: null, childWorkflowOnly: false };
+    await replyOrThrow(await engine.client.send(engine.client.envelope(namespace, workflowId, cancel, runAndRequest(body)), { awaitReply: true }));
+    res.status(202).json({ workflowId, cancelRequested: true });
+  });
+
+  app.post(`${API}/:workflowId/terminate`, async (req, res) => {
+    const { namespace, workflowId } = ids(req);
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    const terminate = { type: 'TerminateWorkflowExecution' as const, reason: typeof body.reason === 'string' ? body.reason : '', details: null, identity: 'http-gateway' };
+    await replyOrThrow(await engine.client.send(engine.client.envelope(namespace, workflowId, terminate, runAndRequest(body)), { awaitReply: true }));
+    res.status(202).json({ workflowId, terminated: true });
+  });
+
+  app.get(`${API}/:workflowId/result`, async (req, res) => {
+    const { namespace, workflowId } = ids(req);
+    const timeoutMs = req.query.timeout === undefined ? 60_000 : badInput(() => durationToMs(String(req.query.timeout), 'timeout'));
+    const command = engine.client.envelope(namespace, workflowId, { type: 'AwaitWorkflowExecutionResult', followRuns: false }, runAndRequest(req.query));
+    const reply = await replyOrThrow(await engine.client.send(command, { awaitReply: true, timeoutMs }));
+    res.json(toJsonView({ workflowId, runId: reply.runId, status: reply.executionStatus, result: reply.payload, failure: reply.failure }, engine.dataConverter));
+  });
+
+  app.get(`${API}/:workflowId`, forwardable(options, async (req, res) => {
+    const { namespace, workflowId } = ids(req);
+    const state = await engine.describe(namespace, workflowId);
+    if (!state) throw new HttpError(404, 'WorkflowNotFound', `workflow ${workflowId} does not exist in namespace ${namespace}`);
+    res.json(toJsonView(state, engine.dataConverter));
+  }));
+
+  app.get(`${API}/:workflowId/history`, forwardable(options, async (req, res) => {
+    const { namespace, workflowId } = ids(req);
+    const state = await engine.describe(namespace, workflowId);
+    if (!state) throw new HttpError(404, 'WorkflowNotFound', `workflow ${workflowId} does not exist in namespace ${namespace}`);
+    const runId = typeof req.query.runId === 'string' ? req.query.runId : state.executionInfo.runId;
+    const untilEventId = req.query.untilEventId === undefined ? undefined : Number(req.query.untilEventId);
+    const events = await engine.history(namespace, workflowId, runId, untilEventId === undefined ? {} : { untilEventId });
+    // `raw=1` returns the events as the SDK needs them (payloads as base64 with metadata).
+    res.json(req.query.raw ? { events: events.map(rawView) } : { runId, events: toJsonView(events, engine.dataConverter) });
+  }));
+
+  app.use((req, _res, next) => next(new HttpError(404, 'NOT_FOUND', `no route for ${req.method} ${req.path}`)));
+  app.use(errorHandler);
+  return app;
+}
+
+/** Runs input parsing; a TypeError (bad duration, unserialisable argument) becomes a 400. */
+function badInput<T>(parse: () => T): T {
+  try {
+    return parse();
+  } catch (error) {
+    if (error instanceof TypeError) throw new HttpError(400, 'INVALID_ARGUMENT', error.message);
+    throw error;
+  }
+}
+
+function ids(req: Request): { namespace: string; workflowId: string } {
+  return { namespace: requireString(req.params.namespace, 'namespace'), workflowId: requireString(req.params.workflowId, 'workflowId') };
+}
+
+function runAndRequest(source: unknown): { runId?: string; requestId?: string } {
+  const s = (source ?? {}) as Record<string, unknown>;
+  return { ...(typeof s.runId === 'string' ? { runId: s.runId } : {}), ...(typeof s.requestId === 'string' ? { requestId: s.requestId } : {}) };
+}
+
+function pick(body: Record<string, unknown>, keys: readonly string[]): Record<string, never> {
+  return Object.fromEntries(keys.filter((k) => body[k] !== undefined).map((k) => [k, body[k]])) as Record<string, never>;
+}
+
+/** An Error reply becomes an exception carrying the engine's code (mapped to a status). */
+async function replyOrThrow(reply: Reply | undefined): Promise<Reply> {
+  if (!reply) throw new LogbookError('REPLY_TIMEOUT', 'the engine did not answer');
+  if (reply.kind === 'Error') throw new LogbookError(reply.failure?.code ?? 'ENGINE_ERROR', reply.failure?.message ?? 'the engine refused the request');
+  return reply;
+}
+
+/** A history event in the SDK's wire view: JSON with buffers as `{ $b64 }`, lossless. */
+export function rawView(value: unknown): unknown {
+  if (Buffer.isBuffer(value)) return { $b64: value.toString('base64') };
+  if (Array.isArray(value)) return value.map(rawView);
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, rawView(v)]));
+  return value;
+}
+
+/** Serves a read locally, or forwards it to the shard's owner when another node has it. */
+function forwardable(options: HttpAppOptions, handler: (req: Request, res: Response) => Promise<void>) {
+  return async (req: Request, res: Response) => {
+    try {
+      await handler(req, res);
+    } catch (error) {
+      const alreadyForwarded = req.headers['x-logbook-forwarded'] !== undefined;
+      if (!(error instanceof ShardUnavailableError) || !error.ownerEndpoint || error.ownerEndpoint === options.selfEndpoint || alreadyForwarded) throw error;
+      const forwarded = await fetch(`${error.ownerEndpoint}${req.originalUrl}`, { headers: { 'x-logbook-forwarded': '1' } });
+      res.status(forwarded.status).type('application/json').send(Buffer.from(await forwarded.arrayBuffer()));
+    }
+  };
+}

@@ -1,0 +1,59 @@
+import type { NextFunction, Request, Response } from 'express';
+import { LogbookError } from '../topics/errors.js';
+
+/** A request the API refuses, with the HTTP status and a message naming the problem. */
+export class HttpError extends LogbookError {
+  constructor(
+    readonly status: number,
+    code: string,
+    message: string,
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(code, message, { retriable: status === 503 || status === 429 });
+  }
+}
+
+/** Status codes of engine error codes (replies carry these codes in their failure). */
+const STATUS_BY_CODE: Readonly<Record<string, number>> = {
+  WorkflowExecutionAlreadyStarted: 409,
+  WorkflowNotFound: 404,
+  RunNotFound: 404,
+  WorkflowClosed: 409,
+  ResourceExhausted: 429,
+  INVALID_DURATION: 400,
+  NotSupportedYet: 501,
+  SHARD_UNAVAILABLE: 503,
+  HISTORY_NOT_INDEXED: 503,
+  REPLY_TIMEOUT: 504,
+  RECORD_TOO_LARGE: 413,
+  PAYLOAD_UNSERIALIZABLE_VALUE: 400,
+};
+
+/** Fails with 400 unless `value` is a non-empty string. */
+export function requireString(value: unknown, name: string): string {
+  if (typeof value !== 'string' || value.length === 0) throw new HttpError(400, 'INVALID_ARGUMENT', `'${name}' must be a non-empty string`);
+  return value;
+}
+
+/** Fails with 400 unless `value` is absent or an array. */
+export function optionalArray(value: unknown, name: string): unknown[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) throw new HttpError(400, 'INVALID_ARGUMENT', `'${name}' must be an array of arguments`);
+  return value;
+}
+
+/** The express error handler: every error becomes JSON `{code, message}` with a fitting status. */
+export function errorHandler(error: unknown, _req: Request, res: Response, _next: NextFunction): void {
+  const status =
+    error instanceof HttpError
+      ? error.status
+      : error instanceof LogbookError
+        ? (STATUS_BY_CODE[error.code] ?? (error.retriable ? 503 : 500))
+        : (error as { type?: string }).type === 'entity.parse.failed'
+          ? 400
+          : 500;
+  const code = error instanceof LogbookError ? error.code : status === 400 ? 'INVALID_JSON' : 'INTERNAL';
+  const message = error instanceof Error ? error.message : String(error);
+  if (status === 503 || status === 429) res.setHeader('retry-after', String(error instanceof HttpError && error.retryAfterSeconds ? error.retryAfterSeconds : 1));
+  res.status(status).json({ code, message });
+}

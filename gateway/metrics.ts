@@ -1,0 +1,69 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { BatchResult } from '../processors/shard-batch.js';
+
+const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
+/**
+ * The engine's Prometheus metrics (prom-client). Processors, workers and the lag sampler report
+ * through the `record…` methods; the gateway serves `registry` on /metrics.
+ */
+export class EngineMetrics {
+  readonly registry = new Registry();
+  private readonly starts = new Counter({ name: 'logbook_workflow_starts_total', help: 'Workflow runs started', labelNames: ['workflow_type'], registers: [this.registry] });
+  private readonly completions = new Counter({ name: 'logbook_workflow_completions_total', help: 'Workflow runs closed, by status', labelNames: ['workflow_type', 'status'], registers: [this.registry] });
+  private readonly historySize = new Histogram({ name: 'logbook_history_size_events', help: 'Events in a run when it closed', buckets: [5, 10, 25, 50, 100, 250, 1000, 10_000, 51_200], registers: [this.registry] });
+  private readonly batchSize = new Histogram({ name: 'logbook_processor_batch_inputs', help: 'Inputs (commands and timers) per shard transaction', buckets: [1, 2, 5, 10, 25, 50, 100, 250, 500], registers: [this.registry] });
+  private readonly transaction = new Histogram({ name: 'logbook_processor_transaction_seconds', help: 'Begin-to-commit time of a shard transaction', buckets: LATENCY_BUCKETS, registers: [this.registry] });
+  private readonly deadLetters = new Counter({ name: 'logbook_dead_letters_total', help: 'Inputs written to the dead-letter topic', registers: [this.registry] });
+  private readonly timerLateness = new Histogram({ name: 'logbook_timer_lateness_seconds', help: 'How late durable timers fired', buckets: LATENCY_BUCKETS, registers: [this.registry] });
+  private readonly workflowTask = new Histogram({ name: 'logbook_workflow_task_seconds', help: 'Workflow task processing time on the worker', labelNames: ['result'], buckets: LATENCY_BUCKETS, registers: [this.registry] });
+  private readonly replay = new Histogram({ name: 'logbook_replay_seconds', help: 'Replay time of a workflow task (cache miss: full history)', labelNames: ['cache'], buckets: LATENCY_BUCKETS, registers: [this.registry] });
+  private readonly cache = new Counter({ name: 'logbook_workflow_cache_requests_total', help: 'Workflow cache lookups by result (hit ratio = hit / total)', labelNames: ['result'], registers: [this.registry] });
+  private readonly activity = new Histogram({ name: 'logbook_activity_task_seconds', help: 'Activity execution time on the worker', labelNames: ['activity_type', 'outcome'], buckets: LATENCY_BUCKETS, registers: [this.registry] });
+  private readonly scheduleToStart = new Histogram({ name: 'logbook_activity_schedule_to_start_seconds', help: 'From an attempt being scheduled to a worker starting it', buckets: LATENCY_BUCKETS, registers: [this.registry] });
+  private readonly retries = new Counter({ name: 'logbook_activity_retries_total', help: 'Activity attempts after the first', labelNames: ['activity_type'], registers: [this.registry] });
+  /** Consumer lag per shard (commands + internal) and per task topic. */
+  readonly lag = new Gauge({ name: 'logbook_consumer_lag_records', help: 'Records not yet consumed', labelNames: ['topic', 'partition'], registers: [this.registry] });
+
+  constructor(defaultMetrics = true) {
+    if (defaultMetrics) collectDefaultMetrics({ register: this.registry, prefix: 'logbook_process_' });
+  }
+
+  /** Counts what a committed shard batch did. */
+  recordBatch(_shard: number, result: BatchResult): void {
+    this.batchSize.observe(result.inputs + result.timersFired);
+    this.transaction.observe(result.transactionMs / 1000);
+    if (result.deadLetters > 0) this.deadLetters.inc(result.deadLetters);
+    for (const lateness of result.timerLatenessMs) this.timerLateness.observe(Math.max(0, lateness) / 1000);
+    for (const event of result.events) {
+      const type = event.attributes.type;
+      if (type === 'WorkflowExecutionStarted') this.starts.inc({ workflow_type: event.workflowType });
+      const status = CLOSE_STATUS[type];
+      if (status) {
+        this.completions.inc({ workflow_type: event.workflowType, status });
+        this.historySize.observe(event.eventId);
+      }
+    }
+  }
+
+  recordWorkflowTask(event: { cacheHit: boolean; replayMs: number; result: string }): void {
+    this.cache.inc({ result: event.cacheHit ? 'hit' : 'miss' });
+    this.replay.observe({ cache: event.cacheHit ? 'hit' : 'miss' }, event.replayMs / 1000);
+    this.workflowTask.observe({ result: event.result }, event.replayMs / 1000);
+  }
+
+  recordActivity(event: { activityType: string; attempt: number; durationMs: number; scheduleToStartMs: number; outcome: string }): void {
+    this.activity.observe({ activity_type: event.activityType, outcome: event.outcome }, event.durationMs / 1000);
+    this.scheduleToStart.observe(Math.max(0, event.scheduleToStartMs) / 1000);
+    if (event.attempt > 1) this.retries.inc({ activity_type: event.activityType });
+  }
+}
+
+const CLOSE_STATUS: Readonly<Record<string, string>> = {
+  WorkflowExecutionCompleted: 'Completed',
+  WorkflowExecutionFailed: 'Failed',
+  WorkflowExecutionCanceled: 'Canceled',
+  WorkflowExecutionTerminated: 'Terminated',
+  WorkflowExecutionTimedOut: 'TimedOut',
+  WorkflowExecutionContinuedAsNew: 'ContinuedAsNew',
+};

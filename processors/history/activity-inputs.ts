@@ -1,0 +1,87 @@
+/**
+ * Worker inputs about activity attempts: claim, heartbeat, completion, failure and cancellation
+ * acknowledgement. Each must name the current attempt (scheduled event id and attempt) of a
+ * pending activity that was sent; anything else is stale (a superseded attempt, a closed activity).
+ * @module
+ */
+import type { CommandBodyOf } from '../../topics/schemas/command/index.js';
+import type { PendingActivityInfo } from '../../topics/schemas/mutable-state-snapshot/index.js';
+import { reject, type Ctx } from './context.js';
+import { claimActivity, endActivity, failAttempt } from './activity-lifecycle.js';
+import { awaitingBackoff, findActivity } from './activity-tasks.js';
+import { RejectionCode } from './transition.js';
+
+type ActivityInput = CommandBodyOf<
+  'ActivityTaskStarted' | 'ActivityTaskHeartbeat' | 'ActivityTaskCompleted' | 'ActivityTaskFailed' | 'ActivityTaskCanceled'
+>;
+
+/** The activity whose current, sent attempt the input names; otherwise rejects it as stale. */
+function currentAttempt(ctx: Ctx, body: ActivityInput): PendingActivityInfo | null {
+  const activity = findActivity(ctx.state, body.scheduledEventId);
+  if (!activity || activity.attempt !== body.attempt || awaitingBackoff(ctx.state, activity)) {
+    const now = activity ? `its current attempt is ${activity.attempt}` : 'it is not pending';
+    reject(ctx, RejectionCode.StaleActivityResult,
+      `${body.type} for activity ${body.scheduledEventId} attempt ${body.attempt} ignored: ${now}`);
+    return null;
+  }
+  return activity;
+}
+
+/** Claims not seen before record the attempt's start; the requestId is the claim command's. */
+function claimIfNeeded(ctx: Ctx, activity: PendingActivityInfo, identity: string): void {
+  if (activity.startedTime === null) claimActivity(ctx, activity, identity, ctx.command?.requestId ?? '');
+}
+
+/** ActivityTaskStarted (the claim): arms start-to-close and heartbeat; a repeated claim is ignored. */
+export function activityTaskStarted(ctx: Ctx, body: CommandBodyOf<'ActivityTaskStarted'>): void {
+  const activity = currentAttempt(ctx, body);
+  if (activity) claimIfNeeded(ctx, activity, body.identity);
+}
+
+/** ActivityTaskHeartbeat: moves the heartbeat deadline and keeps the details for the next attempt. */
+export function activityTaskHeartbeat(ctx: Ctx, body: CommandBodyOf<'ActivityTaskHeartbeat'>): void {
+  const activity = currentAttempt(ctx, body);
+  if (!activity) return;
+  claimIfNeeded(ctx, activity, body.identity);
+  activity.lastHeartbeatTime = ctx.now;
+  activity.lastHeartbeatDetails = body.details;
+}
+
+/** ActivityTaskCompleted: the first result of the attempt wins. */
+export function activityTaskCompleted(ctx: Ctx, body: CommandBodyOf<'ActivityTaskCompleted'>): void {
+  const activity = currentAttempt(ctx, body);
+  if (!activity) return;
+  claimIfNeeded(ctx, activity, body.identity);
+  endActivity(ctx, activity, (startedEventId) => ({
+    type: 'ActivityTaskCompleted', result: body.result, scheduledEventId: activity.scheduledEventId,
+    startedEventId: startedEventId ?? 0, identity: body.identity,
+  }));
+}
+
+/** ActivityTaskFailed: retried per the policy, or closes the activity. */
+export function activityTaskFailed(ctx: Ctx, body: CommandBodyOf<'ActivityTaskFailed'>): void {
+  const activity = currentAttempt(ctx, body);
+  if (!activity) return;
+  claimIfNeeded(ctx, activity, body.identity);
+  if (body.lastHeartbeatDetails !== null) activity.lastHeartbeatDetails = body.lastHeartbeatDetails;
+  failAttempt(ctx, activity, body.failure, (retryState, startedEventId) => ({
+    type: 'ActivityTaskFailed', failure: body.failure, scheduledEventId: activity.scheduledEventId,
+    startedEventId: startedEventId ?? 0, identity: body.identity, retryState,
+  }));
+}
+
+/** ActivityTaskCanceled: the worker stopped the attempt after a cancellation request. */
+export function activityTaskCanceled(ctx: Ctx, body: CommandBodyOf<'ActivityTaskCanceled'>): void {
+  const activity = currentAttempt(ctx, body);
+  if (!activity) return;
+  if (!activity.cancelRequested || activity.cancelRequestedEventId === null) {
+    reject(ctx, RejectionCode.ActivityNotCancelRequested, `activity ${activity.scheduledEventId} was not asked to cancel`);
+    return;
+  }
+  const latestCancelRequestedEventId = activity.cancelRequestedEventId;
+  claimIfNeeded(ctx, activity, body.identity);
+  endActivity(ctx, activity, (startedEventId) => ({
+    type: 'ActivityTaskCanceled', details: body.details, latestCancelRequestedEventId,
+    scheduledEventId: activity.scheduledEventId, startedEventId, identity: body.identity,
+  }));
+}

@@ -1,0 +1,84 @@
+/**
+ * The entry point for commands: routes each command type to its handler (a mapped type, so a new
+ * command type does not compile until it is handled) and turns the result into a Transition.
+ * @module
+ */
+import type { Command, CommandBodyOf, CommandType } from '../../topics/schemas/command/index.js';
+import type { MutableStateSnapshot } from '../../topics/schemas/mutable-state-snapshot/index.js';
+import { defaultHistoryConfig, type HistoryConfig } from './config.js';
+import { finish, openContext, reject, rejectionOnly, type Ctx } from './context.js';
+import {
+  activityTaskCanceled,
+  activityTaskCompleted,
+  activityTaskFailed,
+  activityTaskHeartbeat,
+  activityTaskStarted,
+} from './activity-inputs.js';
+import { awaitResult, requestCancelWorkflow, signalWorkflow, terminateWorkflow } from './client-requests.js';
+import { applyStart, type StartCommand } from './start.js';
+import { RejectionCode, type Transition } from './transition.js';
+import { workflowTaskFailed, workflowTaskStarted } from './workflow-task-attempts.js';
+import { workflowTaskCompleted } from './workflow-task-completion.js';
+
+type StartType = 'StartWorkflowExecution' | 'SignalWithStartWorkflowExecution';
+type RunCommandType = Exclude<CommandType, StartType>;
+type Handler<K extends RunCommandType> = (ctx: Ctx, body: CommandBodyOf<K>) => void;
+
+const later = (what: string) => (ctx: Ctx) => reject(ctx, RejectionCode.NotSupportedYet, `${what} are not supported yet (planned: issue 5)`);
+
+/** Handlers of every command addressed to an existing run. */
+const runHandlers: { [K in RunCommandType]: Handler<K> } = {
+  SignalWorkflowExecution: signalWorkflow,
+  RequestCancelWorkflowExecution: requestCancelWorkflow,
+  TerminateWorkflowExecution: terminateWorkflow,
+  UpdateWorkflowExecution: later('workflow updates'),
+  AwaitWorkflowExecutionResult: awaitResult,
+  WorkflowTaskStarted: workflowTaskStarted,
+  WorkflowTaskCompleted: workflowTaskCompleted,
+  WorkflowTaskFailed: workflowTaskFailed,
+  ActivityTaskStarted: activityTaskStarted,
+  ActivityTaskCompleted: activityTaskCompleted,
+  ActivityTaskFailed: activityTaskFailed,
+  ActivityTaskHeartbeat: activityTaskHeartbeat,
+  ActivityTaskCanceled: activityTaskCanceled,
+  RecordChildExecutionStarted: later('child workflows'),
+  RecordChildExecutionStartFailed: later('child workflows'),
+  RecordChildExecutionCompleted: later('child workflows'),
+  RecordSignalExternalWorkflowExecutionResult: later('signals to other workflows'),
+  RecordRequestCancelExternalWorkflowExecutionResult: later('cancellations of other workflows'),
+};
+
+function isStart(command: Command): command is StartCommand {
+  return command.body.type === 'StartWorkflowExecution' || command.body.type === 'SignalWithStartWorkflowExecution';
+}
+
+/**
+ * Applies one command to the workflow's state (null: no run was ever started under this id).
+ * Never throws for bad input — it is refused with a {@link Transition.rejection} — only for a
+ * bug such as an event id at or below the run's last one.
+ */
+export function applyCommand(
+  state: MutableStateSnapshot | null,
+  command: Command,
+  now: number,
+  config: HistoryConfig = defaultHistoryConfig,
+): Transition {
+  const type = (command.body as { type?: unknown } | null | undefined)?.type;
+  const runId = state?.executionInfo.runId ?? null;
+  if (typeof type !== 'string' || !(type in runHandlers || isStart(command))) {
+    return rejectionOnly(command.replyTo, runId, { code: RejectionCode.UnknownCommand, message: `unknown command type ${String(type)}` });
+  }
+  if (isStart(command)) return applyStart(state, command, now, config);
+  if (state === null) {
+    const message = `workflow ${command.namespace}/${command.workflowId} not found`;
+    return rejectionOnly(command.replyTo, null, { code: RejectionCode.WorkflowNotFound, message });
+  }
+  if (command.runId !== null && command.runId !== runId) {
+    const message = `run ${command.runId} of workflow ${command.workflowId} not found (the current run is ${runId})`;
+    return rejectionOnly(command.replyTo, runId, { code: RejectionCode.RunNotFound, message });
+  }
+  const ctx = openContext(state, now, config, command);
+  const handler = runHandlers[type as RunCommandType] as Handler<RunCommandType>;
+  handler(ctx, command.body as CommandBodyOf<RunCommandType>);
+  return finish(ctx, state);
+}

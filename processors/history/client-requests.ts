@@ -1,0 +1,106 @@
+/**
+ * Inputs from clients to a running run: signals, cancellation requests, termination, and callers
+ * waiting for the result. Signals and cancel requests are deduplicated by request id within a
+ * bounded window and buffered like every event while a workflow task is in flight.
+ * @module
+ */
+import type { CommandBodyOf } from '../../topics/schemas/command/index.js';
+import type { Header } from '../../topics/schemas/common/v1-records.js';
+import type { Payload } from '../../topics/payload/payload.js';
+import type { MutableStateSnapshot } from '../../topics/schemas/mutable-state-snapshot/index.js';
+import { reject, type Ctx } from './context.js';
+import { resultReply, terminateRun } from './close-run.js';
+import { bufferWouldOverflow, deliver } from './delivery.js';
+import { RejectionCode } from './transition.js';
+
+/** A signal's content. */
+export interface SignalInput {
+  signalName: string;
+  input: Payload[];
+  identity: string;
+  header: Header;
+}
+
+/** True if the run already accepted the request with this id (within the window). */
+export function seenRequestId(state: MutableStateSnapshot, requestId: string): boolean {
+  return state.requestIds.includes(requestId);
+}
+
+/** Remembers an accepted request id; the oldest falls out of the window. */
+export function rememberRequestId(ctx: Ctx, requestId: string): void {
+  const ids = ctx.state.requestIds;
+  ids.push(requestId);
+  if (ids.length > ctx.config.requestIdWindow) ids.splice(0, ids.length - ctx.config.requestIdWindow);
+}
+
+function refuseIfClosed(ctx: Ctx, what: string): boolean {
+  if (ctx.state.executionInfo.status === 'Running') return false;
+  reject(ctx, RejectionCode.WorkflowClosed, `${what}: run ${ctx.state.executionInfo.runId} is ${ctx.state.executionInfo.status}`);
+  return true;
+}
+
+function refuseIfFull(ctx: Ctx, what: string): boolean {
+  if (!bufferWouldOverflow(ctx, 1)) return false;
+  reject(ctx, RejectionCode.ResourceExhausted, `${what}: ${ctx.config.maxBufferedEvents} events already wait for the workflow task in flight; retry later`);
+  return true;
+}
+
+/**
+ * Delivers a signal to the running run (deduplicated by the command's request id). Returns false
+ * if it was refused.
+ */
+export function deliverSignal(ctx: Ctx, signal: SignalInput): boolean {
+  const requestId = ctx.command?.requestId ?? '';
+  if (seenRequestId(ctx.state, requestId)) return true;
+  if (refuseIfClosed(ctx, `signal ${signal.signalName}`) || refuseIfFull(ctx, `signal ${signal.signalName}`)) return false;
+  rememberRequestId(ctx, requestId);
+  deliver(ctx, [{ type: 'WorkflowExecutionSignaled', ...signal, requestId, externalInitiator: null }]);
+  return true;
+}
+
+/** SignalWorkflowExecution. Signals from other workflows come with issue 5. */
+export function signalWorkflow(ctx: Ctx, body: CommandBodyOf<'SignalWorkflowExecution'>): void {
+  if (body.externalInitiator) {
+    reject(ctx, RejectionCode.NotSupportedYet, 'signals from other workflows are not supported yet (planned: issue 5)');
+    return;
+  }
+  deliverSignal(ctx, { signalName: body.signalName, input: body.input, identity: body.identity, header: body.header });
+}
+
+/** RequestCancelWorkflowExecution: recorded once; the workflow code decides what to do. */
+export function requestCancelWorkflow(ctx: Ctx, body: CommandBodyOf<'RequestCancelWorkflowExecution'>): void {
+  const requestId = ctx.command?.requestId ?? '';
+  if (body.externalInitiator) {
+    reject(ctx, RejectionCode.NotSupportedYet, 'cancellation from other workflows is not supported yet (planned: issue 5)');
+    return;
+  }
+  if (seenRequestId(ctx.state, requestId)) return;
+  if (refuseIfClosed(ctx, 'cancel request') || ctx.state.executionInfo.cancelRequested) return;
+  if (refuseIfFull(ctx, 'cancel request')) return;
+  rememberRequestId(ctx, requestId);
+  ctx.state.executionInfo.cancelRequested = true;
+  deliver(ctx, [{ type: 'WorkflowExecutionCancelRequested', cause: body.reason, externalInitiator: null, identity: body.identity }]);
+}
+
+/** TerminateWorkflowExecution: closes the run at once. */
+export function terminateWorkflow(ctx: Ctx, body: CommandBodyOf<'TerminateWorkflowExecution'>): void {
+  if (refuseIfClosed(ctx, 'terminate')) return;
+  terminateRun(ctx, body.reason, body.details, body.identity);
+}
+
+/** AwaitWorkflowExecutionResult: answered now if the run is closed, else when it closes. */
+export function awaitResult(ctx: Ctx, body: CommandBodyOf<'AwaitWorkflowExecutionResult'>): void {
+  const replyTo = ctx.command?.replyTo;
+  if (!replyTo) {
+    reject(ctx, RejectionCode.InvalidArgument, 'AwaitWorkflowExecutionResult needs a replyTo');
+    return;
+  }
+  const state = ctx.state;
+  if (state.executionInfo.status !== 'Running') {
+    ctx.replies.push(resultReply(state, replyTo.requestId));
+    return;
+  }
+  if (state.resultWaiters.some((w) => w.replyTo.requestId === replyTo.requestId)) return;
+  // Following continue-as-new / retry chains comes with issue 5: every waiter gets this run's result.
+  state.resultWaiters.push({ replyTo, followRuns: body.followRuns });
+}

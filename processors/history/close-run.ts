@@ -1,0 +1,86 @@
+/**
+ * Closing a run: by a workflow command (complete, fail, cancel), by termination or by a run /
+ * execution timeout. Whatever was pending is dropped, claimed activities are told to stop, and
+ * every caller waiting for the result is answered.
+ * @module
+ */
+import type { WorkflowExecutionStatus } from '../../topics/schemas/common/v1-enums.js';
+import type { Failure } from '../../topics/schemas/common/v1-records.js';
+import type { Payload } from '../../topics/payload/payload.js';
+import type { Reply } from '../../topics/schemas/reply/index.js';
+import type { MutableStateSnapshot } from '../../topics/schemas/mutable-state-snapshot/index.js';
+import { appendEvent, engineFailure, type Ctx } from './context.js';
+import { flushBuffered } from './delivery.js';
+import { cancelActivityIntentOf } from './activity-tasks.js';
+
+/** How a run ended: its result, or why it has none. */
+export interface RunOutcome {
+  status: Exclude<WorkflowExecutionStatus, 'Running'>;
+  result: Payload | null;
+  failure: Failure | null;
+}
+
+/** The Result reply a waiter gets from a closed run. */
+export function resultReply(state: MutableStateSnapshot, requestId: string): Reply {
+  return {
+    requestId, kind: 'Result', runId: state.executionInfo.runId, payload: state.closeResult,
+    failure: state.closeFailure, executionStatus: state.executionInfo.status,
+  };
+}
+
+/**
+ * Marks the run closed after its closing event was appended: clears pending work, sends
+ * CancelActivity for claimed attempts, answers the result waiters, updates visibility.
+ */
+export function closeRun(ctx: Ctx, outcome: RunOutcome): void {
+  const state = ctx.state;
+  for (const activity of state.pendingActivities) {
+    if (activity.startedTime !== null) ctx.tasks.push(cancelActivityIntentOf(state, activity, `workflow ${outcome.status}`));
+  }
+  state.executionInfo.status = outcome.status;
+  state.executionInfo.closeTime = ctx.now;
+  state.pendingActivities = [];
+  state.activitiesAwaitingBackoff = [];
+  state.pendingTimers = [];
+  state.pendingWorkflowTask = null;
+  state.workflowTaskDispatched = true;
+  state.bufferedEvents = [];
+  state.closeResult = outcome.result;
+  state.closeFailure = outcome.failure;
+  for (const waiter of state.resultWaiters) ctx.replies.push(resultReply(state, waiter.replyTo.requestId));
+  state.resultWaiters = [];
+  ctx.visibilityChanged = true;
+}
+
+/**
+ * Closes the run from outside its code: the in-flight workflow task is dropped without events,
+ * buffered events are appended, then the closing event.
+ */
+function closeFromOutside(ctx: Ctx, append: () => void, outcome: RunOutcome): void {
+  ctx.state.pendingWorkflowTask = null;
+  flushBuffered(ctx);
+  append();
+  closeRun(ctx, outcome);
+}
+
+/** Terminates the run at once (TerminateWorkflowExecution, or a start with TerminateExisting). */
+export function terminateRun(ctx: Ctx, reason: string, details: Payload | null, identity: string): void {
+  closeFromOutside(
+    ctx,
+    () => appendEvent(ctx, { type: 'WorkflowExecutionTerminated', reason, details, identity }),
+    { status: 'Terminated', result: null, failure: engineFailure('Terminated', reason || 'terminated', details) },
+  );
+}
+
+/** Times the run out (run or execution timeout). */
+export function timeOutRun(ctx: Ctx, executionTimeout: boolean): void {
+  // Workflow retries are not implemented yet, so a run timeout never retries; the execution
+  // timeout ends the chain in any case (Temporal's retry state Timeout).
+  const retryState = executionTimeout ? 'Timeout' : 'RetryPolicyNotSet';
+  const what = executionTimeout ? 'execution' : 'run';
+  closeFromOutside(
+    ctx,
+    () => appendEvent(ctx, { type: 'WorkflowExecutionTimedOut', retryState, newExecutionRunId: null }),
+    { status: 'TimedOut', result: null, failure: engineFailure('TimedOut', `workflow ${what} timeout`) },
+  );
+}

@@ -1,0 +1,123 @@
+/**
+ * Validation of the commands of a workflow-task completion, before anything is written
+ * (Temporal's Bad…Attributes checks). A problem fails the workflow task, not the run.
+ * @module
+ */
+import type { WorkflowCommand, WorkflowCommandAttributesMap, WorkflowCommandType } from '../../topics/schemas/command/index.js';
+import type { WorkflowTaskFailedCause } from '../../topics/schemas/common/v1-enums.js';
+import type { Tagged } from '../../topics/schemas/avro-schema.js';
+import type { Ctx } from './context.js';
+import { retryPolicyProblem } from './retry-policy.js';
+import { RejectionCode } from './transition.js';
+
+/** Why a completion's commands cannot be applied. */
+export interface CommandProblem {
+  cause: WorkflowTaskFailedCause;
+  /** The failure code recorded in WorkflowTaskFailed (the cause, or NotSupportedYet). */
+  code: string;
+  message: string;
+}
+
+/** What the state and the earlier commands of the same completion leave, as far as validation cares. */
+interface Scan {
+  /** Activity ids in use by pending or newly scheduled activities. */
+  activityIds: Set<string>;
+  /** Scheduled event ids a RequestCancelActivityTask may still name (pending, or closing events buffered). */
+  cancelableActivities: Set<number>;
+  /** Ids of started timers not canceled yet. */
+  timerIds: Set<string>;
+  /** Ids of timers that fired while the task ran (TimerFired buffered) and are not canceled yet. */
+  firedTimerIds: Set<string>;
+}
+
+type Validator<K extends WorkflowCommandType> = (ctx: Ctx, scan: Scan, command: Tagged<K, WorkflowCommandAttributesMap[K]>) => CommandProblem | null;
+
+const problem = (cause: WorkflowTaskFailedCause, message: string): CommandProblem => ({ cause, code: cause, message });
+const later = (cause: WorkflowTaskFailedCause, what: string): Validator<WorkflowCommandType> => () => ({
+  cause, code: RejectionCode.NotSupportedYet, message: `${what} is not supported yet (planned: issue 5)`,
+});
+const negative = (...values: (number | null)[]): boolean => values.some((v) => v !== null && v < 0);
+
+const scheduleActivity: Validator<'ScheduleActivityTask'> = (ctx, scan, c) => {
+  const name = `activity '${c.activityId}' (${c.activityType})`;
+  if (!c.activityId || !c.activityType) return problem('BadScheduleActivityAttributes', `${name}: activityId and activityType are required`);
+  if (scan.activityIds.has(c.activityId)) return problem('ScheduleActivityDuplicateId', `${name}: activityId is already in use by a pending activity`);
+  if (negative(c.scheduleToCloseTimeoutMs, c.scheduleToStartTimeoutMs, c.startToCloseTimeoutMs, c.heartbeatTimeoutMs)) {
+    return problem('BadScheduleActivityAttributes', `${name}: timeouts must not be negative`);
+  }
+  if (!(c.startToCloseTimeoutMs ?? 0) && !(c.scheduleToCloseTimeoutMs ?? 0)) {
+    return problem('BadScheduleActivityAttributes', `${name} needs a startToCloseTimeout or a scheduleToCloseTimeout`);
+  }
+  const policy = retryPolicyProblem(c.retryPolicy);
+  if (policy) return problem('BadScheduleActivityAttributes', `${name}: invalid retry policy: ${policy}`);
+  scan.activityIds.add(c.activityId);
+  return null;
+};
+
+const validators: { [K in WorkflowCommandType]: Validator<K> } = {
+  ScheduleActivityTask: scheduleActivity,
+  RequestCancelActivityTask: (_ctx, scan, c) =>
+    scan.cancelableActivities.delete(c.scheduledEventId)
+      ? null
+      : problem('BadRequestCancelActivityAttributes', `no pending activity was scheduled by event ${c.scheduledEventId} (or it is canceled twice)`),
+  StartTimer: (_ctx, scan, c) => {
+    if (!c.timerId) return problem('BadStartTimerAttributes', 'timerId is required');
+    if (!(c.startToFireTimeoutMs > 0)) return problem('BadStartTimerAttributes', `timer '${c.timerId}': duration must be > 0`);
+    if (scan.timerIds.has(c.timerId)) return problem('StartTimerDuplicateId', `timer '${c.timerId}' is already started`);
+    scan.timerIds.add(c.timerId);
+    return null;
+  },
+  CancelTimer: (_ctx, scan, c) =>
+    scan.timerIds.delete(c.timerId) || scan.firedTimerIds.delete(c.timerId)
+      ? null
+      : problem('BadCancelTimerAttributes', `no started timer '${c.timerId}'`),
+  CompleteWorkflowExecution: () => null,
+  FailWorkflowExecution: () => null,
+  CancelWorkflowExecution: () => null,
+  RecordMarker: (_ctx, _scan, c) => (c.markerName ? null : problem('BadRecordMarkerAttributes', 'markerName is required')),
+  UpsertWorkflowSearchAttributes: () => null,
+  ModifyWorkflowProperties: () => null,
+  ContinueAsNewWorkflowExecution: later('BadContinueAsNewAttributes', 'ContinueAsNewWorkflowExecution'),
+  StartChildWorkflowExecution: later('BadStartChildExecutionAttributes', 'StartChildWorkflowExecution'),
+  SignalExternalWorkflowExecution: later('BadSignalWorkflowExecutionAttributes', 'SignalExternalWorkflowExecution'),
+  RequestCancelExternalWorkflowExecution: later('BadRequestCancelExternalWorkflowExecutionAttributes', 'RequestCancelExternalWorkflowExecution'),
+  ProtocolMessage: later('BadUpdateWorkflowExecutionMessage', 'Workflow updates (ProtocolMessage)'),
+};
+
+/** The commands that close the run, with the cause used when one is misplaced. */
+const closing: Partial<Record<WorkflowCommandType, WorkflowTaskFailedCause>> = {
+  CompleteWorkflowExecution: 'BadCompleteWorkflowExecutionAttributes',
+  FailWorkflowExecution: 'BadFailWorkflowExecutionAttributes',
+  CancelWorkflowExecution: 'BadCancelWorkflowExecutionAttributes',
+};
+
+/** True if the command closes the run. */
+export function closesRun(command: WorkflowCommand): boolean {
+  return closing[command.type] !== undefined;
+}
+
+/** The first problem among `commands`, in order, or null if all can be applied. */
+export function validateCommands(ctx: Ctx, commands: readonly WorkflowCommand[]): CommandProblem | null {
+  const state = ctx.state;
+  const buffered = state.bufferedEvents.map((e) => e.attributes);
+  const scan: Scan = {
+    activityIds: new Set(state.pendingActivities.map((a) => a.activityId)),
+    cancelableActivities: new Set([
+      ...state.pendingActivities.map((a) => a.scheduledEventId),
+      ...buffered.flatMap((a) => (a.type.startsWith('ActivityTask') && 'scheduledEventId' in a ? [a.scheduledEventId] : [])),
+    ]),
+    timerIds: new Set(state.pendingTimers.map((t) => t.timerId)),
+    firedTimerIds: new Set(buffered.flatMap((a) => (a.type === 'TimerFired' ? [a.timerId] : []))),
+  };
+  for (const [index, command] of commands.entries()) {
+    const validate = validators[command.type] as Validator<WorkflowCommandType> | undefined;
+    if (!validate) return problem('UnhandledCommand', `unknown workflow command ${String(command.type)}`);
+    const found = validate(ctx, scan, command);
+    if (found) return found;
+    const cause = closing[command.type];
+    if (cause && index < commands.length - 1) {
+      return problem(cause, `${command.type} must be the last command; ${commands.length - 1 - index} more follow it`);
+    }
+  }
+  return null;
+}

@@ -1,0 +1,91 @@
+/**
+ * Applying the validated commands of a completed workflow task: one event per command, in
+ * command order, each pointing at the WorkflowTaskCompleted event.
+ * @module
+ */
+import type { WorkflowCommand, WorkflowCommandAttributesMap, WorkflowCommandType } from '../../topics/schemas/command/index.js';
+import type { Tagged } from '../../topics/schemas/avro-schema.js';
+import { appendEvent, engineFailure, type Ctx } from './context.js';
+import { closeRun } from './close-run.js';
+import { requestCancelActivity } from './activity-lifecycle.js';
+import { scheduleActivity } from './activity-tasks.js';
+import { cancelTimer, startTimer } from './user-timers.js';
+
+/** The completion the commands came with. */
+interface Completion {
+  /** Id of its WorkflowTaskCompleted event. */
+  completedEventId: number;
+  /** The completing worker's identity. */
+  identity: string;
+}
+
+/** Applies one command; returns true if it produced an event the workflow must be told about. */
+type Apply<K extends WorkflowCommandType> = (ctx: Ctx, done: Completion, command: Tagged<K, WorkflowCommandAttributesMap[K]>) => boolean;
+
+const notSupported = (type: WorkflowCommandType): Apply<WorkflowCommandType> => () => {
+  // Validation fails the workflow task before any of these reaches this point.
+  throw new Error(`${type} reached the command applier although it is not supported yet`);
+};
+
+const appliers: { [K in WorkflowCommandType]: Apply<K> } = {
+  ScheduleActivityTask: (ctx, done, c) => (scheduleActivity(ctx, c, done.completedEventId), false),
+  RequestCancelActivityTask: (ctx, done, c) => requestCancelActivity(ctx, c.scheduledEventId, done.completedEventId, done.identity),
+  StartTimer: (ctx, done, c) => (startTimer(ctx, c.timerId, c.startToFireTimeoutMs, done.completedEventId), false),
+  CancelTimer: (ctx, done, c) => (cancelTimer(ctx, c.timerId, done.completedEventId, done.identity), false),
+  CompleteWorkflowExecution: (ctx, done, c) => {
+    appendEvent(ctx, { type: 'WorkflowExecutionCompleted', result: c.result, workflowTaskCompletedEventId: done.completedEventId, newExecutionRunId: null });
+    closeRun(ctx, { status: 'Completed', result: c.result, failure: null });
+    return false;
+  },
+  FailWorkflowExecution: (ctx, done, c) => {
+    // Workflow retry policies are recorded but not applied yet (they need continue-as-new).
+    appendEvent(ctx, {
+      type: 'WorkflowExecutionFailed', failure: c.failure, retryState: 'RetryPolicyNotSet',
+      workflowTaskCompletedEventId: done.completedEventId, newExecutionRunId: null,
+    });
+    closeRun(ctx, { status: 'Failed', result: null, failure: c.failure });
+    return false;
+  },
+  CancelWorkflowExecution: (ctx, done, c) => {
+    appendEvent(ctx, { type: 'WorkflowExecutionCanceled', workflowTaskCompletedEventId: done.completedEventId, details: c.details });
+    closeRun(ctx, { status: 'Canceled', result: null, failure: engineFailure('Canceled', 'workflow canceled', c.details) });
+    return false;
+  },
+  RecordMarker: (ctx, done, c) => {
+    appendEvent(ctx, {
+      type: 'MarkerRecorded', markerName: c.markerName, details: c.details, workflowTaskCompletedEventId: done.completedEventId,
+      header: c.header, failure: c.failure,
+    });
+    return false;
+  },
+  UpsertWorkflowSearchAttributes: (ctx, done, c) => {
+    appendEvent(ctx, { type: 'UpsertWorkflowSearchAttributes', workflowTaskCompletedEventId: done.completedEventId, searchAttributes: c.searchAttributes });
+    ctx.state.searchAttributes = { ...ctx.state.searchAttributes, ...c.searchAttributes };
+    ctx.visibilityChanged = true;
+    return false;
+  },
+  ModifyWorkflowProperties: (ctx, done, c) => {
+    appendEvent(ctx, { type: 'WorkflowPropertiesModified', workflowTaskCompletedEventId: done.completedEventId, upsertedMemo: c.upsertedMemo });
+    ctx.state.memo = { ...ctx.state.memo, ...c.upsertedMemo };
+    ctx.visibilityChanged = true;
+    return false;
+  },
+  ContinueAsNewWorkflowExecution: notSupported('ContinueAsNewWorkflowExecution'),
+  StartChildWorkflowExecution: notSupported('StartChildWorkflowExecution'),
+  SignalExternalWorkflowExecution: notSupported('SignalExternalWorkflowExecution'),
+  RequestCancelExternalWorkflowExecution: notSupported('RequestCancelExternalWorkflowExecution'),
+  ProtocolMessage: notSupported('ProtocolMessage'),
+};
+
+/**
+ * Applies the commands in order; returns true if one of them produced an event the workflow has
+ * not seen yet (an activity canceled before it was claimed), so a new workflow task is needed.
+ */
+export function applyWorkflowCommands(ctx: Ctx, commands: readonly WorkflowCommand[], done: Completion): boolean {
+  let needsWorkflowTask = false;
+  for (const command of commands) {
+    const apply = appliers[command.type] as Apply<WorkflowCommandType>;
+    if (apply(ctx, done, command)) needsWorkflowTask = true;
+  }
+  return needsWorkflowTask;
+}

@@ -1,0 +1,90 @@
+/**
+ * A workflow-task attempt from claim to its end: claimed by a worker (no event yet), then
+ * completed (see `workflow-task-completion.ts`), failed or timed out. Only attempt 1 writes its
+ * Started and Failed / TimedOut events; later attempts are transient and write nothing when they
+ * fail. Either way the buffered events are appended and the next attempt is scheduled.
+ * @module
+ */
+import type { CommandBodyOf, TaskAttemptRef } from '../../topics/schemas/command/index.js';
+import type { WorkflowTaskFailedCause } from '../../topics/schemas/common/v1-enums.js';
+import type { Failure } from '../../topics/schemas/common/v1-records.js';
+import type { PendingWorkflowTaskInfo } from '../../topics/schemas/mutable-state-snapshot/index.js';
+import { appendEvent, reject, type Ctx } from './context.js';
+import { flushBuffered } from './delivery.js';
+import { RejectionCode } from './transition.js';
+import { scheduleWorkflowTask } from './workflow-task-schedule.js';
+
+/** How an attempt ended without completing. */
+export type AttemptFailure =
+  | { kind: 'Failed'; cause: WorkflowTaskFailedCause; failure: Failure | null; identity: string }
+  | { kind: 'TimedOut' };
+
+/** The pending workflow task if `ref` names its sent attempt; otherwise rejects with `code`. */
+export function pendingAttempt(ctx: Ctx, ref: TaskAttemptRef & { type: string }, code: RejectionCode): PendingWorkflowTaskInfo | null {
+  const state = ctx.state;
+  const task = state.pendingWorkflowTask;
+  if (task && task.scheduledEventId === ref.scheduledEventId && task.attempt === ref.attempt && state.workflowTaskDispatched) return task;
+  const current = task ? `the pending task is ${task.scheduledEventId} attempt ${task.attempt}` : 'no workflow task is pending';
+  reject(ctx, code, `${ref.type} for workflow task ${ref.scheduledEventId} attempt ${ref.attempt} ignored: ${current}`);
+  return null;
+}
+
+/** WorkflowTaskStarted (the claim): recorded in state and arms the start-to-close timeout; repeats are ignored. */
+export function workflowTaskStarted(ctx: Ctx, body: CommandBodyOf<'WorkflowTaskStarted'>): void {
+  const task = pendingAttempt(ctx, body, RejectionCode.StaleWorkflowTaskClaim);
+  if (!task || task.startedTime !== null) return;
+  task.startedTime = ctx.now;
+  task.startedIdentity = body.identity;
+  task.startedRequestId = ctx.command?.requestId ?? '';
+  task.startedEventId = task.scheduledEventId + 1;
+}
+
+/**
+ * Writes the attempt's WorkflowTaskStarted (at the claim time, or now if it was never claimed),
+ * preceded by its WorkflowTaskScheduled for a transient attempt. Returns the Started event id.
+ */
+export function writeAttemptStart(ctx: Ctx, task: PendingWorkflowTaskInfo, identity: string): number {
+  if (task.attempt > 1) {
+    const scheduled = appendEvent(ctx, {
+      type: 'WorkflowTaskScheduled', taskQueue: task.taskQueue, startToCloseTimeoutMs: task.startToCloseTimeoutMs, attempt: task.attempt,
+    }, task.scheduledTime);
+    if (scheduled.eventId !== task.scheduledEventId) {
+      throw new Error(`transient workflow task expected event id ${task.scheduledEventId}, got ${scheduled.eventId}`);
+    }
+  }
+  const started = appendEvent(ctx, {
+    type: 'WorkflowTaskStarted', scheduledEventId: task.scheduledEventId, identity: task.startedIdentity ?? identity,
+    requestId: task.startedRequestId ?? ctx.command?.requestId ?? '',
+    historySizeBytes: ctx.state.executionInfo.historySizeBytes, suggestContinueAsNew: false,
+  }, task.startedTime ?? ctx.now);
+  return started.eventId;
+}
+
+/**
+ * Ends the attempt without a completion: events for attempt 1 only, then the buffered events, then
+ * attempt `nextAttempt` (1 = at once, ≥ 2 = transient after a backoff).
+ */
+export function endAttempt(ctx: Ctx, task: PendingWorkflowTaskInfo, end: AttemptFailure, nextAttempt: number): void {
+  if (task.attempt === 1) {
+    const startedEventId = writeAttemptStart(ctx, task, end.kind === 'Failed' ? end.identity : '');
+    appendEvent(ctx, end.kind === 'Failed'
+      ? { type: 'WorkflowTaskFailed', scheduledEventId: task.scheduledEventId, startedEventId, cause: end.cause, failure: end.failure, identity: end.identity }
+      : { type: 'WorkflowTaskTimedOut', scheduledEventId: task.scheduledEventId, startedEventId, timeoutType: 'StartToClose' });
+  }
+  ctx.state.pendingWorkflowTask = null;
+  ctx.state.workflowTaskDispatched = true;
+  flushBuffered(ctx);
+  scheduleWorkflowTask(ctx, nextAttempt);
+}
+
+/** WorkflowTaskFailed from the worker (e.g. non-determinism): the task is retried. */
+export function workflowTaskFailed(ctx: Ctx, body: CommandBodyOf<'WorkflowTaskFailed'>): void {
+  const task = pendingAttempt(ctx, body, RejectionCode.StaleWorkflowTaskCompletion);
+  if (!task) return;
+  endAttempt(ctx, task, { kind: 'Failed', cause: body.cause, failure: body.failure, identity: body.identity }, task.attempt + 1);
+}
+
+/** The claimed attempt ran past its start-to-close timeout: the task is retried. */
+export function timeOutWorkflowTask(ctx: Ctx, task: PendingWorkflowTaskInfo): void {
+  endAttempt(ctx, task, { kind: 'TimedOut' }, task.attempt + 1);
+}

@@ -1,0 +1,46 @@
+/**
+ * WorkflowTaskCompleted: the worker's commands become history. In order: WorkflowTaskScheduled
+ * (transient attempts only), WorkflowTaskStarted, WorkflowTaskCompleted, one event per command,
+ * the events buffered meanwhile, and a new WorkflowTaskScheduled if the workflow has something new
+ * to see. Invalid commands fail the task instead; closing the run while events are buffered is
+ * refused with UnhandledCommand and a new task delivers them at once.
+ * @module
+ */
+import type { CommandBodyOf } from '../../topics/schemas/command/index.js';
+import { appendEvent, engineFailure, type Ctx } from './context.js';
+import { closesRun, validateCommands } from './command-validation.js';
+import { flushBuffered } from './delivery.js';
+import { RejectionCode } from './transition.js';
+import { applyWorkflowCommands } from './workflow-commands.js';
+import { endAttempt, pendingAttempt, writeAttemptStart } from './workflow-task-attempts.js';
+import { scheduleWorkflowTask } from './workflow-task-schedule.js';
+
+/** Applies a workflow-task completion (see the module comment). */
+export function workflowTaskCompleted(ctx: Ctx, body: CommandBodyOf<'WorkflowTaskCompleted'>): void {
+  const task = pendingAttempt(ctx, body, RejectionCode.StaleWorkflowTaskCompletion);
+  if (!task) return;
+  const state = ctx.state;
+  const problem = validateCommands(ctx, body.commands);
+  if (problem) {
+    const failure = engineFailure(problem.code, problem.message);
+    endAttempt(ctx, task, { kind: 'Failed', cause: problem.cause, failure, identity: body.identity }, task.attempt + 1);
+    return;
+  }
+  if (body.commands.some(closesRun) && state.bufferedEvents.length > 0) {
+    const message = `the workflow tried to close while ${state.bufferedEvents.length} new event(s) were waiting; it gets a new workflow task`;
+    const failure = engineFailure('UnhandledCommand', message);
+    endAttempt(ctx, task, { kind: 'Failed', cause: 'UnhandledCommand', failure, identity: body.identity }, 1);
+    return;
+  }
+  const startedEventId = writeAttemptStart(ctx, task, body.identity);
+  const completed = appendEvent(ctx, {
+    type: 'WorkflowTaskCompleted', scheduledEventId: task.scheduledEventId, startedEventId, identity: body.identity,
+    sdkFlags: body.sdkFlags, sdkName: body.sdkName, sdkVersion: body.sdkVersion,
+  });
+  state.executionInfo.lastWorkflowTaskCompletedEventId = completed.eventId;
+  state.pendingWorkflowTask = null;
+  const needsWorkflowTask = applyWorkflowCommands(ctx, body.commands, { completedEventId: completed.eventId, identity: body.identity });
+  if (state.executionInfo.status !== 'Running') return;
+  const flushed = flushBuffered(ctx);
+  if (flushed || needsWorkflowTask) scheduleWorkflowTask(ctx, 1);
+}

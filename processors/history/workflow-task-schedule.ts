@@ -1,0 +1,81 @@
+/**
+ * Scheduling and dispatching workflow tasks. At most one is in flight per run (scheduled, waiting
+ * for its retry backoff, or claimed); while it is, new events are buffered (see `delivery.ts`).
+ *
+ * Attempt 1 writes `WorkflowTaskScheduled` at once. Attempts ≥ 2 are transient (Temporal): they
+ * write nothing until they complete, wait for a backoff of initial × 2^(attempt − 2) capped at
+ * `maxWorkflowTaskBackoffMs`, and keep the id their Scheduled event will get — `nextEventId`,
+ * stable because nothing is appended while a task is in flight.
+ * @module
+ */
+import type { MutableStateSnapshot } from '../../topics/schemas/mutable-state-snapshot/index.js';
+import type { HistoryConfig } from './config.js';
+import { appendEvent, type Ctx } from './context.js';
+import type { WorkflowTaskIntent } from './transition.js';
+
+/** Backoff before workflow-task attempt `attempt` (≥ 2). */
+export function workflowTaskBackoffMs(config: HistoryConfig, attempt: number): number {
+  const exponent = Math.max(0, attempt - 2);
+  const backoff = config.workflowTaskRetryInitialIntervalMs * 2 ** exponent;
+  return Number.isFinite(backoff) ? Math.min(backoff, config.maxWorkflowTaskBackoffMs) : config.maxWorkflowTaskBackoffMs;
+}
+
+/**
+ * The first event id a worker that ran the last completed workflow task has not seen: that task's
+ * WorkflowTaskCompleted event (it saw everything up to its own Started), or 1 before any.
+ */
+export function fromEventIdOf(state: MutableStateSnapshot): number {
+  return state.executionInfo.lastWorkflowTaskCompletedEventId ?? 1;
+}
+
+/** True when a workflow task is scheduled, waiting for its backoff, or claimed. */
+export function workflowTaskInFlight(state: MutableStateSnapshot): boolean {
+  return state.pendingWorkflowTask !== null;
+}
+
+/** True while a delayed start waits for its first workflow task (events are appended but wake nothing). */
+export function awaitingStartDelay(state: MutableStateSnapshot): boolean {
+  return state.pendingWorkflowTask === null && state.executionInfo.lastWorkflowTaskCompletedEventId === null;
+}
+
+/** Schedules workflow-task `attempt`: at once for attempt 1, after a backoff (transient) otherwise. */
+export function scheduleWorkflowTask(ctx: Ctx, attempt: number): void {
+  const state = ctx.state;
+  const info = state.executionInfo;
+  if (state.pendingWorkflowTask) throw new Error(`run ${info.runId} already has a workflow task in flight`);
+  const base = {
+    attempt, taskQueue: info.taskQueue, startToCloseTimeoutMs: info.workflowTaskTimeoutMs,
+    startedEventId: null, startedTime: null, startedIdentity: null, startedRequestId: null,
+  };
+  if (attempt <= 1) {
+    const scheduled = appendEvent(ctx, {
+      type: 'WorkflowTaskScheduled', taskQueue: info.taskQueue, startToCloseTimeoutMs: info.workflowTaskTimeoutMs, attempt: 1,
+    });
+    state.pendingWorkflowTask = { ...base, attempt: 1, scheduledEventId: scheduled.eventId, scheduledTime: ctx.now };
+    dispatchWorkflowTask(ctx);
+    return;
+  }
+  state.pendingWorkflowTask = {
+    ...base, scheduledEventId: info.nextEventId, scheduledTime: ctx.now + workflowTaskBackoffMs(ctx.config, attempt),
+  };
+  state.workflowTaskDispatched = false;
+}
+
+/** Marks the pending workflow task sent and emits its intent. */
+export function dispatchWorkflowTask(ctx: Ctx): void {
+  ctx.state.workflowTaskDispatched = true;
+  ctx.tasks.push(workflowTaskIntentOf(ctx.state));
+}
+
+/** The intent that sends the pending workflow task of `state`. */
+export function workflowTaskIntentOf(state: MutableStateSnapshot): WorkflowTaskIntent {
+  const info = state.executionInfo;
+  const task = state.pendingWorkflowTask;
+  if (!task) throw new Error(`run ${info.runId} has no workflow task to send`);
+  return {
+    type: 'WorkflowTask', namespace: info.namespace, workflowId: info.workflowId, runId: info.runId,
+    workflowType: info.workflowType, taskQueue: task.taskQueue, scheduledEventId: task.scheduledEventId,
+    attempt: task.attempt, scheduledTime: task.scheduledTime, startToCloseTimeoutMs: task.startToCloseTimeoutMs,
+    startedEventIdHint: task.scheduledEventId + 1, fromEventId: fromEventIdOf(state), lastEventId: info.lastEventId,
+  };
+}

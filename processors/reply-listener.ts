@@ -1,0 +1,97 @@
+import { randomUUID } from 'node:crypto';
+import type { TopicCatalog } from '../topics/catalog.js';
+import { LogbookError } from '../topics/errors.js';
+import type { GroupConsumer, Log } from '../topics/log/log.js';
+import type { Reply } from '../topics/schemas/reply/index.js';
+import type { Serde } from '../topics/serde/index.js';
+import { replyCodec } from '../topics/serde/index.js';
+
+/** A reply did not arrive in time. Retriable: the command itself may still be applied. */
+export class ReplyTimeoutError extends LogbookError {
+  constructor(requestId: string, timeoutMs: number) {
+    super('REPLY_TIMEOUT', `no reply to request ${requestId} within ${timeoutMs} ms; the command may still be applied`, { retriable: true });
+  }
+}
+
+/**
+ * Reads the replies topic for one gateway: its own consumer group (so every gateway sees every
+ * reply), positioned at the end before the first request is sent, and resolves the waiter of each
+ * reply by request id. Replies for requests of other gateways are skipped.
+ */
+export class ReplyListener {
+  readonly gatewayId = `gw-${randomUUID()}`;
+  private readonly waiters = new Map<string, (reply: Reply) => void>();
+  private consumer: GroupConsumer | undefined;
+  private readonly abort = new AbortController();
+  private readonly loops: Promise<void>[] = [];
+  private positioned = 0;
+  private partitions = 0;
+
+  constructor(
+    private readonly log: Log,
+    private readonly catalog: TopicCatalog,
+    private readonly serde: Serde,
+  ) {}
+
+  /** Joins, seeks every partition to its end, and resolves once all are positioned. */
+  async start(): Promise<void> {
+    const consumer = this.log.groupConsumer({ groupId: this.gatewayId, topics: [this.catalog.replies], endpoint: this.gatewayId });
+    this.consumer = consumer;
+    const description = await this.log.admin.describeTopics([this.catalog.replies]);
+    this.partitions = description.get(this.catalog.replies)?.partitions ?? 0;
+    await consumer.start({
+      onRevoked: () => undefined,
+      onAssigned: (partitions) => {
+        for (const p of partitions) {
+          void this.log.endOffset(this.catalog.replies, p).then((end) => {
+            consumer.seek(p, { [this.catalog.replies]: end });
+            this.positioned++;
+            this.loops.push(this.poll(p));
+          });
+        }
+      },
+    });
+    const deadline = Date.now() + 60_000;
+    while (this.positioned < this.partitions) {
+      if (Date.now() > deadline) throw new LogbookError('REPLIES_NOT_READY', 'the replies topic was not assigned within 60 s');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+
+  /**
+   * Registers interest in a request id before the command is sent; the promise resolves with the
+   * reply or rejects with `ReplyTimeoutError`.
+   */
+  expect(requestId: string, timeoutMs: number): Promise<Reply> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiters.delete(requestId);
+        reject(new ReplyTimeoutError(requestId, timeoutMs));
+      }, timeoutMs);
+      this.waiters.set(requestId, (reply) => {
+        clearTimeout(timer);
+        this.waiters.delete(requestId);
+        resolve(reply);
+      });
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.abort.abort();
+    await this.consumer?.stop();
+    await Promise.all(this.loops);
+  }
+
+  private async poll(partition: number): Promise<void> {
+    const signal = this.abort.signal;
+    while (!signal.aborted) {
+      const records = await this.consumer!.take(partition, { maxRecords: 500, maxBytes: 8 << 20, waitMs: 500, signal });
+      for (const record of records) {
+        const requestId = record.key?.toString('utf8');
+        const waiter = requestId === undefined ? undefined : this.waiters.get(requestId);
+        if (!waiter || !record.value) continue;
+        waiter(await this.serde.decode(replyCodec, record.value));
+      }
+    }
+  }
+}

@@ -1,0 +1,73 @@
+import { randomUUID } from 'node:crypto';
+import type { TopicCatalog } from '../../topics/catalog.js';
+import { workflowKey } from '../../topics/catalog.js';
+import type { Log, Producer } from '../../topics/log/log.js';
+import type { DataConverter } from '../../topics/payload/index.js';
+import { defaultDataConverter } from '../../topics/payload/index.js';
+import type { Command, CommandBody } from '../../topics/schemas/command/index.js';
+import type { Reply } from '../../topics/schemas/reply/index.js';
+import type { Serde } from '../../topics/serde/index.js';
+import { commandCodec } from '../../topics/serde/index.js';
+import type { ReplyListener } from '../../processors/reply-listener.js';
+import type { StartOptions } from './start-options.js';
+import { startRequest } from './start-options.js';
+
+/** Sends commands to the command topic and, when asked, waits for the engine's reply. */
+export interface CommandSender {
+  send(command: Command, options?: { awaitReply?: boolean; timeoutMs?: number }): Promise<Reply | undefined>;
+}
+
+/**
+ * Talks to the engine through Kafka (or the embedded log): commands go to the command topic with
+ * an idempotent, non-transactional producer (a read_committed processor never waits behind it),
+ * keyed `ns/workflowId`; replies come back on the replies topic to this client's listener. The
+ * gateway uses it, and so can any service that runs next to Kafka.
+ */
+export class CommandClient implements CommandSender {
+  private producer: Producer | undefined;
+
+  constructor(
+    private readonly log: Log,
+    private readonly catalog: TopicCatalog,
+    private readonly serde: Serde,
+    private readonly replies: ReplyListener,
+    readonly dataConverter: DataConverter = defaultDataConverter,
+    private readonly identity = `client-${process.pid}`,
+  ) {}
+
+  /** Writes one command; with `awaitReply`, resolves with the engine's answer. */
+  async send(command: Command, options: { awaitReply?: boolean; timeoutMs?: number } = {}): Promise<Reply | undefined> {
+    this.producer ??= await this.log.producer();
+    const reply = options.awaitReply && command.replyTo ? this.replies.expect(command.replyTo.requestId, options.timeoutMs ?? 30_000) : undefined;
+    // Attach a handler now: if the send fails, the pending reply must not surface as unhandled.
+    reply?.catch(() => undefined);
+    await this.producer.send([
+      {
+        topic: this.catalog.commands,
+        key: workflowKey(command.namespace, command.workflowId),
+        value: await this.serde.encode(commandCodec, command, this.catalog.commands),
+      },
+    ]);
+    return reply;
+  }
+
+  /** Builds a command envelope; `awaitReply` sets a reply address of this client's listener. */
+  envelope(namespace: string, workflowId: string, body: CommandBody, options: { runId?: string | null; requestId?: string; awaitReply?: boolean } = {}): Command {
+    const requestId = options.requestId ?? randomUUID();
+    return {
+      requestId,
+      namespace,
+      workflowId,
+      runId: options.runId ?? null,
+      replyTo: options.awaitReply === false ? null : { gatewayId: this.replies.gatewayId, requestId: randomUUID() },
+      body,
+    };
+  }
+
+  /** Starts a workflow and waits until the engine accepted it; resolves with its run id. */
+  async start(options: StartOptions): Promise<Reply> {
+    const body = { type: 'StartWorkflowExecution' as const, ...startRequest(options, this.dataConverter, this.identity) };
+    const command = this.envelope(options.namespace ?? 'default', options.workflowId, body, options.requestId ? { requestId: options.requestId } : {});
+    return (await this.send(command, { awaitReply: true }))!;
+  }
+}

@@ -1,0 +1,214 @@
+/**
+ * Walks a run's history in the shape the engine writes it (see the README beside this file):
+ * results, timers, signals and cancel requests become activation jobs; each
+ * `WorkflowTaskCompleted` triggers an activation (or, for the task this run just completed live,
+ * reuses its commands) whose commands must match the command events recorded right after it.
+ * @module
+ */
+import type { WorkflowCommand } from '../../topics/schemas/command/v1-workflow-commands.js';
+import type { HistoryEvent, HistoryEventType } from '../../topics/schemas/history-event/index.js';
+import type { DataConverter } from '../../topics/payload/index.js';
+import type { ActivationJob, ActivityResolution } from '../workflow/bridge.js';
+import { FailureCode } from '../workflow/errors.js';
+import { commandMatchesEvent, describeCommand, describeEvent, isCommandEvent, isRecordedAsEvent } from './command-events.js';
+import { decodeOptional, decodePayloads, failureInfoFromFailure } from './conversions.js';
+import { EvictionRequiredError, HistoryShapeError, NonDeterminismError } from './errors.js';
+import type { WorkflowRunIdentity } from './workflow-run.js';
+
+/** What the applier needs from its run. */
+export interface RunState {
+  readonly identity: WorkflowRunIdentity;
+  readonly converter: DataConverter;
+  startSandbox(attempt: number, startTimeMs: number, prngSeed: number): void;
+  runActivation(timeMs: number, isReplaying: boolean, jobs: ActivationJob[], scheduledEventIdOf: (seq: number) => number): WorkflowCommand[];
+}
+
+type Handlers = { [K in HistoryEventType]: (event: HistoryEvent<K>) => void };
+
+/** The history-walking state of one run. */
+export class HistoryApplier {
+  lastEventId = 0;
+  readonly #run: RunState;
+  #jobs: ActivationJob[] = [];
+  /** The workflow's "now" for the next activation: its WorkflowTaskScheduled time. */
+  #taskTime = 0;
+  #openTask: number | null = null;
+  /** Commands returned live, awaiting their WorkflowTaskCompleted in the next events. */
+  #produced: { scheduledEventId: number; commands: WorkflowCommand[] } | null = null;
+  #matching: { commands: WorkflowCommand[]; next: number } | null = null;
+  readonly #seqByScheduledEventId = new Map<number, number>();
+  readonly #scheduledEventIdBySeq = new Map<number, number>();
+
+  constructor(run: RunState) {
+    this.#run = run;
+  }
+
+  /** Applies events in order; verifies the commands of every recorded workflow task. */
+  applyAll(events: readonly HistoryEvent[]): void {
+    for (const event of events) {
+      if (this.#matching !== null && !isCommandEvent(event)) this.#endMatching(event);
+      this.lastEventId = event.eventId;
+      (this.#on[event.attributes.type] as (e: HistoryEvent) => void)(event);
+    }
+    this.#endMatching(null);
+  }
+
+  /** Runs the workflow task left open by the events (live, not replaying) and returns its commands. */
+  runOpenTask(): WorkflowCommand[] {
+    const scheduledEventId = this.#openTask;
+    if (scheduledEventId === null) {
+      throw new HistoryShapeError(`no workflow task is open after event ${this.lastEventId}: the events must end with the task's WorkflowTaskScheduled`);
+    }
+    // The same task again (a redelivered task record): the code already ran for it and must not
+    // run twice; the engine deduplicates the repeated completion.
+    if (this.#produced?.scheduledEventId === scheduledEventId) return this.#produced.commands;
+    const commands = this.#activate(false);
+    this.#produced = { scheduledEventId, commands };
+    return commands;
+  }
+
+  readonly #scheduledEventIdOf = (seq: number): number => {
+    const id = this.#scheduledEventIdBySeq.get(seq);
+    if (id === undefined) throw new HistoryShapeError(`activity ${seq} is cancelled but its ActivityTaskScheduled event is not in history`);
+    return id;
+  };
+
+  #activate(isReplaying: boolean): WorkflowCommand[] {
+    const jobs = this.#jobs;
+    this.#jobs = [];
+    return this.#run.runActivation(this.#taskTime, isReplaying, jobs, this.#scheduledEventIdOf);
+  }
+
+  #taskCompleted(event: HistoryEvent<'WorkflowTaskCompleted'>): void {
+    const produced = this.#produced;
+    this.#produced = null;
+    if (produced !== null && produced.scheduledEventId !== event.attributes.scheduledEventId) {
+      throw new EvictionRequiredError(
+        `event ${event.eventId} completes workflow task ${event.attributes.scheduledEventId}, but this run completed task ${produced.scheduledEventId}`,
+      );
+    }
+    const commands = produced?.commands ?? this.#activate(true);
+    this.#matching = { commands, next: 0 };
+    this.#openTask = null;
+  }
+
+  #taskDiscarded(event: HistoryEvent<'WorkflowTaskFailed' | 'WorkflowTaskTimedOut'>): void {
+    // A task that failed in history never ran here; its jobs stay pending for the next one. But
+    // if it is the task this run completed live, the run's state went past what history keeps.
+    if (this.#produced === null) return;
+    throw new EvictionRequiredError(
+      `workflow task ${event.attributes.scheduledEventId} completed by this worker was discarded by the engine (${event.attributes.type}, event ${event.eventId})`,
+    );
+  }
+
+  #commandEvent(event: HistoryEvent): void {
+    const matching = this.#matching;
+    if (matching === null) throw new HistoryShapeError(`command event ${event.eventId} (${describeEvent(event)}) does not follow a WorkflowTaskCompleted`);
+    while (matching.next < matching.commands.length && !isRecordedAsEvent(matching.commands[matching.next]!)) matching.next++;
+    const command = matching.commands[matching.next];
+    if (command === undefined || !commandMatchesEvent(command, event)) {
+      throw this.#nonDeterminism(event.eventId, describeEvent(event), command === undefined ? null : describeCommand(command));
+    }
+    matching.next++;
+    if (event.attributes.type === 'ActivityTaskScheduled') {
+      const seq = Number(event.attributes.activityId);
+      this.#seqByScheduledEventId.set(event.eventId, seq);
+      this.#scheduledEventIdBySeq.set(seq, event.eventId);
+    }
+  }
+
+  #endMatching(next: HistoryEvent | null): void {
+    const matching = this.#matching;
+    if (matching === null) return;
+    this.#matching = null;
+    const extra = matching.commands.slice(matching.next).find(isRecordedAsEvent);
+    if (extra === undefined) return;
+    const position = next?.eventId ?? this.lastEventId + 1;
+    throw this.#nonDeterminism(position, next === null ? null : describeEvent(next), describeCommand(extra), 'the code produced more commands than were recorded');
+  }
+
+  #nonDeterminism(eventId: number, expected: string | null, found: string | null, hint?: string): NonDeterminismError {
+    const { workflowType, workflowId, runId } = this.#run.identity;
+    return new NonDeterminismError({ workflowType, workflowId, runId, eventId, expected, found }, hint);
+  }
+
+  #resolveActivity(scheduledEventId: number, resolution: ActivityResolution): void {
+    const seq = this.#seqByScheduledEventId.get(scheduledEventId);
+    if (seq === undefined) throw new HistoryShapeError(`a result for activity event ${scheduledEventId}, which is not an ActivityTaskScheduled of this run`);
+    this.#jobs.push({ type: 'resolveActivity', seq, resolution });
+  }
+
+  readonly #ignore = (): void => undefined;
+  readonly #command = (event: HistoryEvent): void => this.#commandEvent(event);
+
+  // Every event type is listed: a new one is a compile error until it is handled here.
+  readonly #on: Handlers = {
+    WorkflowExecutionStarted: (e) => {
+      const a = e.attributes;
+      this.#run.startSandbox(a.attempt, e.eventTime, a.prngSeed);
+      this.#jobs.push({ type: 'startWorkflow', workflowType: this.#run.identity.workflowType, args: decodePayloads(this.#run.converter, a.input) });
+    },
+    WorkflowTaskScheduled: (e) => {
+      this.#taskTime = e.eventTime;
+      this.#openTask = e.eventId;
+    },
+    WorkflowTaskStarted: this.#ignore,
+    WorkflowTaskCompleted: (e) => this.#taskCompleted(e),
+    WorkflowTaskFailed: (e) => this.#taskDiscarded(e),
+    WorkflowTaskTimedOut: (e) => this.#taskDiscarded(e),
+    ActivityTaskScheduled: this.#command,
+    ActivityTaskStarted: this.#ignore,
+    ActivityTaskCompleted: (e) =>
+      this.#resolveActivity(e.attributes.scheduledEventId, { kind: 'completed', value: decodeOptional(this.#run.converter, e.attributes.result) }),
+    ActivityTaskFailed: (e) =>
+      this.#resolveActivity(e.attributes.scheduledEventId, {
+        kind: 'failed',
+        failure: failureInfoFromFailure(e.attributes.failure, this.#run.converter),
+        retryState: e.attributes.retryState,
+      }),
+    ActivityTaskTimedOut: (e) => {
+      const recorded = failureInfoFromFailure(e.attributes.failure, this.#run.converter);
+      const failure = { ...recorded, code: FailureCode.Timeout, timeoutType: e.attributes.timeoutType };
+      this.#resolveActivity(e.attributes.scheduledEventId, { kind: 'failed', failure, retryState: e.attributes.retryState });
+    },
+    ActivityTaskCancelRequested: this.#command,
+    ActivityTaskCanceled: (e) => {
+      const details = e.attributes.details === null ? [] : [decodeOptional(this.#run.converter, e.attributes.details)];
+      const failure = { message: 'activity cancelled', code: FailureCode.Cancelled, stack: '', nonRetryable: false, details, cause: null };
+      this.#resolveActivity(e.attributes.scheduledEventId, { kind: 'failed', failure, retryState: 'CancelRequested' });
+    },
+    TimerStarted: this.#command,
+    TimerFired: (e) => void this.#jobs.push({ type: 'fireTimer', seq: Number(e.attributes.timerId) }),
+    TimerCanceled: this.#command,
+    WorkflowExecutionSignaled: (e) =>
+      void this.#jobs.push({ type: 'signal', signalName: e.attributes.signalName, args: decodePayloads(this.#run.converter, e.attributes.input) }),
+    WorkflowExecutionCancelRequested: (e) => void this.#jobs.push({ type: 'cancelWorkflow', reason: e.attributes.cause }),
+    MarkerRecorded: this.#command,
+    UpsertWorkflowSearchAttributes: this.#command,
+    WorkflowPropertiesModified: this.#command,
+    WorkflowExecutionCompleted: this.#command,
+    WorkflowExecutionFailed: this.#command,
+    WorkflowExecutionCanceled: this.#command,
+    WorkflowExecutionContinuedAsNew: this.#command,
+    StartChildWorkflowExecutionInitiated: this.#command,
+    SignalExternalWorkflowExecutionInitiated: this.#command,
+    RequestCancelExternalWorkflowExecutionInitiated: this.#command,
+    // Closed from outside: no workflow code runs any more.
+    WorkflowExecutionTerminated: this.#ignore,
+    WorkflowExecutionTimedOut: this.#ignore,
+    // Not supported by this SDK yet (it never issues the commands that lead to them).
+    WorkflowExecutionUpdateAccepted: this.#ignore,
+    WorkflowExecutionUpdateCompleted: this.#ignore,
+    StartChildWorkflowExecutionFailed: this.#ignore,
+    ChildWorkflowExecutionStarted: this.#ignore,
+    ChildWorkflowExecutionCompleted: this.#ignore,
+    ChildWorkflowExecutionFailed: this.#ignore,
+    ChildWorkflowExecutionCanceled: this.#ignore,
+    ChildWorkflowExecutionTimedOut: this.#ignore,
+    ChildWorkflowExecutionTerminated: this.#ignore,
+    SignalExternalWorkflowExecutionFailed: this.#ignore,
+    ExternalWorkflowExecutionSignaled: this.#ignore,
+    RequestCancelExternalWorkflowExecutionFailed: this.#ignore,
+    ExternalWorkflowExecutionCancelRequested: this.#ignore,
+  };
+}

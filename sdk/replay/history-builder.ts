@@ -1,0 +1,199 @@
+/**
+ * Builds run histories in exactly the shape the engine writes, for tests: Started, then per task
+ * Scheduled … Started + Completed + one event per command (in command order, each pointing at the
+ * Completed), then what happened meanwhile (activity Started + result, TimerFired, signals, cancel
+ * requests), then the next Scheduled. Feed `since(run.lastEventId)` to a cached run, or `events`
+ * to a new one.
+ * @module
+ */
+import { defaultDataConverter, type DataConverter } from '../../topics/payload/index.js';
+import type { WorkflowCommand } from '../../topics/schemas/command/v1-workflow-commands.js';
+import type { TimeoutType, WorkflowTaskFailedCause } from '../../topics/schemas/common/v1-enums.js';
+import type { Failure } from '../../topics/schemas/common/v1-records.js';
+import type { HistoryEvent, HistoryEventAttributes } from '../../topics/schemas/history-event/index.js';
+import type { WorkflowRunIdentity } from './workflow-run.js';
+
+/** Options of a {@link HistoryBuilder}; everything but the workflow type has a default. */
+export interface HistoryBuilderOptions {
+  workflowType: string;
+  namespace?: string;
+  workflowId?: string;
+  runId?: string;
+  taskQueue?: string;
+  /** Epoch ms of event 1; default 2024-01-01T00:00:00Z. */
+  startTime?: number;
+  prngSeed?: number;
+  attempt?: number;
+  dataConverter?: DataConverter;
+}
+
+/** A synthetic history, one fluent call per engine step. */
+export class HistoryBuilder {
+  readonly events: HistoryEvent[] = [];
+  readonly identity: WorkflowRunIdentity;
+  /** Time of the next event (advance it with {@link HistoryBuilder.advance}). */
+  now: number;
+  readonly #options: HistoryBuilderOptions;
+  readonly #converter: DataConverter;
+  #scheduledTaskId = 0;
+  #startedTaskId = 0;
+
+  constructor(options: HistoryBuilderOptions) {
+    this.#options = options;
+    this.#converter = options.dataConverter ?? defaultDataConverter;
+    this.now = options.startTime ?? Date.UTC(2024, 0, 1);
+    this.identity = {
+      namespace: options.namespace ?? 'default',
+      workflowId: options.workflowId ?? `${options.workflowType}-1`,
+      runId: options.runId ?? '00000000-0000-4000-8000-000000000001',
+      workflowType: options.workflowType,
+      taskQueue: options.taskQueue ?? 'test',
+    };
+  }
+
+  /** Id of the last event. */
+  get lastEventId(): number {
+    return this.events.length;
+  }
+
+  /** The events after `eventId` (what a cached run at `lastEventId = eventId` has not seen). */
+  since(eventId: number): HistoryEvent[] {
+    return this.events.slice(eventId);
+  }
+
+  /** Moves the clock of the next events forward. */
+  advance(ms: number): this {
+    this.now += ms;
+    return this;
+  }
+
+  /** `WorkflowExecutionStarted` with the encoded arguments, then the first `WorkflowTaskScheduled`. */
+  start(...args: unknown[]): this {
+    const o = this.#options;
+    const { workflowType, taskQueue, runId } = this.identity;
+    this.#add({
+      type: 'WorkflowExecutionStarted', workflowType, taskQueue, input: args.map((a) => this.#converter.toPayload(a)),
+      workflowExecutionTimeoutMs: null, workflowRunTimeoutMs: null, workflowTaskTimeoutMs: 10_000, parent: null,
+      continuedExecutionRunId: null, initiator: null, continuedFailure: null, lastCompletionResult: null,
+      originalExecutionRunId: runId, firstExecutionRunId: runId, identity: 'test', requestId: 'start-1', retryPolicy: null,
+      attempt: o.attempt ?? 1, workflowExecutionExpirationTime: null, cronSchedule: null, firstWorkflowTaskBackoffMs: null,
+      memo: {}, searchAttributes: {}, header: {}, prngSeed: o.prngSeed ?? 42,
+    });
+    return this.scheduleTask();
+  }
+
+  /** `WorkflowTaskScheduled` (its time is the workflow's "now" in that task). */
+  scheduleTask(attempt = 1): this {
+    this.#scheduledTaskId = this.#add({ type: 'WorkflowTaskScheduled', taskQueue: this.identity.taskQueue, startToCloseTimeoutMs: 10_000, attempt });
+    return this;
+  }
+
+  /** `WorkflowTaskStarted` + `WorkflowTaskCompleted`, then one event per command. */
+  completeTask(commands: readonly WorkflowCommand[]): this {
+    const scheduledEventId = this.#scheduledTaskId;
+    const startedEventId = this.#add({ type: 'WorkflowTaskStarted', scheduledEventId, identity: 'test', requestId: `wft-${scheduledEventId}`, historySizeBytes: 0, suggestContinueAsNew: false });
+    const completedId = this.#add({ type: 'WorkflowTaskCompleted', scheduledEventId, startedEventId, identity: 'test', sdkFlags: [], sdkName: null, sdkVersion: null });
+    for (const command of commands) this.#add(this.#commandEvent(command, completedId));
+    return this;
+  }
+
+  /** `WorkflowTaskStarted` + `WorkflowTaskFailed` (a first attempt that failed). */
+  failTask(cause: WorkflowTaskFailedCause = 'WorkflowWorkerUnhandledFailure'): this {
+    const scheduledEventId = this.#scheduledTaskId;
+    this.#startedTaskId = this.#add({ type: 'WorkflowTaskStarted', scheduledEventId, identity: 'test', requestId: `wft-${scheduledEventId}`, historySizeBytes: 0, suggestContinueAsNew: false });
+    this.#add({ type: 'WorkflowTaskFailed', scheduledEventId, startedEventId: this.#startedTaskId, cause, failure: null, identity: 'test' });
+    return this;
+  }
+
+  /** `ActivityTaskStarted` + `ActivityTaskCompleted` for the activity with this id. */
+  activityCompleted(activityId: string, result?: unknown): this {
+    const scheduledEventId = this.#activityScheduled(activityId);
+    const startedEventId = this.#activityStarted(scheduledEventId);
+    this.#add({ type: 'ActivityTaskCompleted', result: this.#converter.toPayload(result), scheduledEventId, startedEventId, identity: 'test' });
+    return this;
+  }
+
+  /** `ActivityTaskStarted` + `ActivityTaskFailed` (retries exhausted or non-retryable). */
+  activityFailed(activityId: string, failure: Partial<Failure> & { message: string }): this {
+    const scheduledEventId = this.#activityScheduled(activityId);
+    const startedEventId = this.#activityStarted(scheduledEventId);
+    const full: Failure = { source: 'test', stackTrace: '', code: 'ApplicationFailure', nonRetryable: false, details: null, cause: null, ...failure };
+    this.#add({ type: 'ActivityTaskFailed', failure: full, scheduledEventId, startedEventId, identity: 'test', retryState: 'MaximumAttemptsReached' });
+    return this;
+  }
+
+  /** `ActivityTaskTimedOut` of a never-started activity. */
+  activityTimedOut(activityId: string, timeoutType: TimeoutType = 'ScheduleToClose'): this {
+    const scheduledEventId = this.#activityScheduled(activityId);
+    const failure: Failure = { message: `activity timed out (${timeoutType})`, source: 'Logbook', stackTrace: '', code: 'TimeoutFailure', nonRetryable: false, details: null, cause: null };
+    this.#add({ type: 'ActivityTaskTimedOut', failure, scheduledEventId, startedEventId: null, timeoutType, retryState: 'Timeout' });
+    return this;
+  }
+
+  /** `TimerFired` for the timer with this id. */
+  timerFired(timerId: string): this {
+    const started = this.events.findLast((e) => e.attributes.type === 'TimerStarted' && e.attributes.timerId === timerId);
+    if (started === undefined) throw new Error(`no TimerStarted with timerId ${timerId}`);
+    this.#add({ type: 'TimerFired', timerId, startedEventId: started.eventId });
+    return this;
+  }
+
+  /** `WorkflowExecutionSignaled`. */
+  signal(signalName: string, ...args: unknown[]): this {
+    const input = args.map((a) => this.#converter.toPayload(a));
+    this.#add({ type: 'WorkflowExecutionSignaled', signalName, input, identity: 'test', header: {}, requestId: `signal-${this.lastEventId + 1}`, externalInitiator: null });
+    return this;
+  }
+
+  /** `WorkflowExecutionCancelRequested`. */
+  cancelRequested(cause = 'test cancel'): this {
+    this.#add({ type: 'WorkflowExecutionCancelRequested', cause, externalInitiator: null, identity: 'test' });
+    return this;
+  }
+
+  #activityScheduled(activityId: string): number {
+    const scheduled = this.events.findLast((e) => e.attributes.type === 'ActivityTaskScheduled' && e.attributes.activityId === activityId);
+    if (scheduled === undefined) throw new Error(`no ActivityTaskScheduled with activityId ${activityId}`);
+    return scheduled.eventId;
+  }
+
+  #activityStarted(scheduledEventId: number): number {
+    return this.#add({ type: 'ActivityTaskStarted', scheduledEventId, identity: 'test', requestId: `act-${scheduledEventId}`, attempt: 1, lastFailure: null });
+  }
+
+  #commandEvent(command: WorkflowCommand, workflowTaskCompletedEventId: number): HistoryEventAttributes {
+    const c = workflowTaskCompletedEventId;
+    switch (command.type) {
+      case 'ScheduleActivityTask': {
+        const { type: _type, taskQueue, ...rest } = command;
+        return { ...rest, type: 'ActivityTaskScheduled', taskQueue: taskQueue ?? this.identity.taskQueue, workflowTaskCompletedEventId: c };
+      }
+      case 'RequestCancelActivityTask':
+        return { type: 'ActivityTaskCancelRequested', scheduledEventId: command.scheduledEventId, workflowTaskCompletedEventId: c };
+      case 'StartTimer':
+        return { type: 'TimerStarted', timerId: command.timerId, startToFireTimeoutMs: command.startToFireTimeoutMs, workflowTaskCompletedEventId: c };
+      case 'CancelTimer': {
+        const started = this.events.findLast((e) => e.attributes.type === 'TimerStarted' && e.attributes.timerId === command.timerId);
+        return { type: 'TimerCanceled', timerId: command.timerId, startedEventId: started?.eventId ?? 0, workflowTaskCompletedEventId: c, identity: 'test' };
+      }
+      case 'CompleteWorkflowExecution':
+        return { type: 'WorkflowExecutionCompleted', result: command.result, workflowTaskCompletedEventId: c, newExecutionRunId: null };
+      case 'FailWorkflowExecution':
+        return { type: 'WorkflowExecutionFailed', failure: command.failure, retryState: 'RetryPolicyNotSet', workflowTaskCompletedEventId: c, newExecutionRunId: null };
+      case 'CancelWorkflowExecution':
+        return { type: 'WorkflowExecutionCanceled', details: command.details, workflowTaskCompletedEventId: c };
+      case 'RecordMarker':
+        return { type: 'MarkerRecorded', markerName: command.markerName, details: command.details, header: command.header, failure: command.failure, workflowTaskCompletedEventId: c };
+      case 'UpsertWorkflowSearchAttributes':
+        return { type: 'UpsertWorkflowSearchAttributes', searchAttributes: command.searchAttributes, workflowTaskCompletedEventId: c };
+      default:
+        throw new Error(`HistoryBuilder does not record ${command.type} commands`);
+    }
+  }
+
+  #add(attributes: HistoryEventAttributes): number {
+    const eventId = this.events.length + 1;
+    this.events.push({ ...this.identity, eventId, eventTime: this.now, attributes } as HistoryEvent);
+    return eventId;
+  }
+}

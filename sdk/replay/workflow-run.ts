@@ -1,0 +1,225 @@
+/**
+ * The replay engine: one cached workflow run. History events go in; at each recorded
+ * `WorkflowTaskCompleted` the workflow code is re-run and the commands it produces are matched,
+ * in order, against the command events recorded after it; at the open `WorkflowTaskScheduled` the
+ * code runs live and its commands are returned. A cached run fed the next task's events matches
+ * the commands it produced last time the same way, so a cache hit and a full replay agree.
+ * @module
+ */
+import { defaultDataConverter, type DataConverter } from '../../topics/payload/index.js';
+import type { WorkflowCommand } from '../../topics/schemas/command/v1-workflow-commands.js';
+import type { WorkflowTaskFailedCause } from '../../topics/schemas/common/v1-enums.js';
+import type { Failure } from '../../topics/schemas/common/v1-records.js';
+import type { HistoryEvent } from '../../topics/schemas/history-event/index.js';
+import type { ActivationJob, HostBridge, LogLevel } from '../workflow/bridge.js';
+import type { WorkflowBundle } from '../workflow/bundle.js';
+import { DeadlockError, sharedAsyncLocalStorage, WorkflowSandbox } from '../workflow/sandbox.js';
+import { FAILURE_SOURCE, failureFromInfo, toHostValue, toWorkflowCommand } from './conversions.js';
+import { EvictionRequiredError, HistoryShapeError, NonDeterminismError, WorkflowTaskFailedError, type WorkflowTaskFailureCause } from './errors.js';
+import { HistoryApplier, type RunState } from './history-applier.js';
+
+/** Identity of the run a {@link WorkflowRun} replays. */
+export interface WorkflowRunIdentity {
+  namespace: string;
+  workflowId: string;
+  runId: string;
+  workflowType: string;
+  taskQueue: string;
+}
+
+/** Receives what workflow code logs through `console` (never while replaying). */
+export type WorkflowLogger = (level: LogLevel, args: unknown[], run: WorkflowRunIdentity) => void;
+
+/** Options of {@link WorkflowRun.create}. */
+export interface WorkflowRunOptions {
+  /** Budget of one activation before it fails with `Deadlock`; default 1000 ms. */
+  deadlockTimeoutMs?: number;
+  /** Default: JSON / binary / undefined converters. */
+  dataConverter?: DataConverter;
+  /** Default: the worker's console, prefixed with the workflow type and id. */
+  logger?: WorkflowLogger;
+}
+
+/** Result of the workflow task being processed. */
+export type WorkflowTaskResult =
+  | { type: 'completed'; commands: WorkflowCommand[] }
+  | {
+      type: 'failed';
+      cause: WorkflowTaskFailureCause;
+      /** The same reason in the engine's vocabulary: send this in `WorkflowTaskFailed.cause`. */
+      taskFailedCause: WorkflowTaskFailedCause;
+      failure: Failure;
+    };
+
+const defaultLogger: WorkflowLogger = (level, args, run) => console[level](`[workflow ${run.workflowType} ${run.workflowId}]`, ...args);
+
+/**
+ * One cached workflow run.
+ *
+ * @example
+ * const run = WorkflowRun.create(bundle, { namespace, workflowId, runId, workflowType, taskQueue });
+ * const result = run.activate(fullHistory);           // cache miss: from event 1
+ * // next task of the same run, same worker:
+ * const next = run.activate(events.filter((e) => e.eventId > run.lastEventId));
+ */
+export class WorkflowRun {
+  readonly identity: WorkflowRunIdentity;
+  readonly converter: DataConverter;
+  readonly #bundle: WorkflowBundle;
+  readonly #deadlockTimeoutMs: number;
+  readonly #logger: WorkflowLogger;
+  readonly #history: HistoryApplier;
+  #sandbox: WorkflowSandbox | null = null;
+  #unusable: string | null = null;
+
+  private constructor(bundle: WorkflowBundle, identity: WorkflowRunIdentity, options: WorkflowRunOptions) {
+    this.#bundle = bundle;
+    this.identity = { ...identity };
+    this.converter = options.dataConverter ?? defaultDataConverter;
+    this.#deadlockTimeoutMs = options.deadlockTimeoutMs ?? 1_000;
+    this.#logger = options.logger ?? defaultLogger;
+    const state: RunState = {
+      identity: this.identity,
+      converter: this.converter,
+      startSandbox: (attempt, startTimeMs, prngSeed) => this.#startSandbox(attempt, startTimeMs, prngSeed),
+      runActivation: (timeMs, isReplaying, jobs, scheduledEventIdOf) => this.#runActivation(timeMs, isReplaying, jobs, scheduledEventIdOf),
+    };
+    this.#history = new HistoryApplier(state);
+  }
+
+  /** Creates a run; its sandbox is created when `WorkflowExecutionStarted` is applied. */
+  static create(bundle: WorkflowBundle, identity: WorkflowRunIdentity, options: WorkflowRunOptions = {}): WorkflowRun {
+    return new WorkflowRun(bundle, identity, options);
+  }
+
+  /** Highest event id applied (the next `activate` must start right after it). */
+  get lastEventId(): number {
+    return this.#history.lastEventId;
+  }
+
+  /**
+   * Applies the events this run has not seen (on a cache miss: the full history from event 1),
+   * then runs the workflow task that is open at the end of them.
+   *
+   * @returns `completed` with the commands to send, or `failed` (non-determinism, a code error, a
+   *   deadlock, an unknown workflow type): after `failed` the run must be evicted
+   * @throws EvictionRequiredError when this cached run cannot continue (events that do not follow
+   *   `lastEventId`, a task it completed was failed or timed out by the engine, or a previous
+   *   failure): evict it and replay the full history on a new run
+   */
+  activate(newEvents: readonly HistoryEvent[]): WorkflowTaskResult {
+    this.#assertUsable(newEvents);
+    try {
+      this.#history.applyAll(newEvents);
+      const commands = this.#history.runOpenTask();
+      return { type: 'completed', commands };
+    } catch (err) {
+      return this.#failedResult(err);
+    }
+  }
+
+  /**
+   * Applies a recorded history without running its open task (the replayer's job).
+   * @throws NonDeterminismError, DeadlockError or WorkflowTaskFailedError on the first failing task
+   */
+  replayRecorded(events: readonly HistoryEvent[]): void {
+    this.#assertUsable(events);
+    try {
+      this.#history.applyAll(events);
+    } catch (err) {
+      this.#unusable = 'replay failed';
+      throw err;
+    }
+  }
+
+  /** Releases the sandbox. The run cannot be used afterwards. */
+  dispose(): void {
+    this.#sandbox?.dispose();
+    this.#sandbox = null;
+    this.#unusable = 'it was disposed';
+  }
+
+  // Called when the history starts: the sandbox needs the seed and the start time.
+  #startSandbox(attempt: number, startTimeMs: number, prngSeed: number): void {
+    if (!this.#bundle.workflowTypes.includes(this.identity.workflowType)) {
+      const known = this.#bundle.workflowTypes.join(', ');
+      const message = `workflow type ${this.identity.workflowType} is not exported by ${this.#bundle.workflowsPath} (exported: ${known})`;
+      throw new WorkflowTaskFailedError('UnknownWorkflowType', message, hostFailure('UnknownWorkflowType', message, ''));
+    }
+    const info = { ...this.identity, attempt, startTimeMs };
+    const bridge: HostBridge = {
+      info,
+      prngSeed,
+      encode: (value) => this.converter.toPayload(toHostValue(value)),
+      log: (level, args) => this.#logger(level, args, this.identity),
+      asyncLocalStorage: sharedAsyncLocalStorage,
+    };
+    try {
+      this.#sandbox = WorkflowSandbox.create(this.#bundle, bridge, { deadlockTimeoutMs: this.#deadlockTimeoutMs });
+    } catch (err) {
+      if (err instanceof DeadlockError) throw err;
+      const message = `workflow bundle failed to evaluate: ${(err as Error).message}`;
+      throw new WorkflowTaskFailedError('WorkflowCodeError', message, hostFailure(codeOf(err), message, stackOf(err)));
+    }
+  }
+
+  #runActivation(timeMs: number, isReplaying: boolean, jobs: ActivationJob[], scheduledEventIdOf: (seq: number) => number): WorkflowCommand[] {
+    if (this.#sandbox === null) {
+      throw new HistoryShapeError('a workflow task came before WorkflowExecutionStarted: give the history from event 1');
+    }
+    const output = this.#sandbox.activate({ timeMs, isReplaying, jobs });
+    if (output.taskFailure !== null) {
+      const failure = failureFromInfo(output.taskFailure);
+      const cause = failure.code === 'UnknownWorkflowType' ? 'UnknownWorkflowType' : 'WorkflowCodeError';
+      throw new WorkflowTaskFailedError(cause, `workflow code failed the task: ${failure.code}: ${failure.message}`, failure);
+    }
+    const context = { converter: this.converter, scheduledEventIdOf };
+    // Array.from, not .map: the sandbox's array would give a result from the sandbox's realm.
+    return Array.from(output.commands, (command) => toWorkflowCommand(command, context));
+  }
+
+  #assertUsable(events: readonly HistoryEvent[]): void {
+    if (this.#unusable !== null) {
+      throw new EvictionRequiredError(`workflow run ${this.identity.runId} cannot be used because ${this.#unusable}: evict it and replay the full history`);
+    }
+    let expected = this.lastEventId + 1;
+    for (const event of events) {
+      if (event.eventId !== expected || event.runId !== this.identity.runId) {
+        throw new EvictionRequiredError(
+          `events must continue run ${this.identity.runId} from event ${expected}, got event ${event.eventId} of run ${event.runId}`,
+        );
+      }
+      expected++;
+    }
+  }
+
+  #failedResult(err: unknown): WorkflowTaskResult {
+    if (err instanceof EvictionRequiredError || err instanceof HistoryShapeError) {
+      this.#unusable = err.message;
+      throw err;
+    }
+    this.#unusable = 'its last workflow task failed';
+    if (err instanceof NonDeterminismError) return failed('NonDeterminism', 'NonDeterministicError', hostFailure('NonDeterminismError', err.message, stackOf(err)));
+    if (err instanceof DeadlockError) return failed('Deadlock', 'WorkflowWorkerUnhandledFailure', hostFailure('DeadlockError', err.message, stackOf(err)));
+    if (err instanceof WorkflowTaskFailedError) return failed(err.taskFailureCause, 'WorkflowWorkerUnhandledFailure', err.failure);
+    return failed('WorkflowCodeError', 'WorkflowWorkerUnhandledFailure', hostFailure(codeOf(err), String((err as Error)?.message ?? err), stackOf(err)));
+  }
+}
+
+function failed(cause: WorkflowTaskFailureCause, taskFailedCause: WorkflowTaskFailedCause, failure: Failure): WorkflowTaskResult {
+  return { type: 'failed', cause, taskFailedCause, failure };
+}
+
+function hostFailure(code: string, message: string, stackTrace: string): Failure {
+  return { message, source: FAILURE_SOURCE, stackTrace, code, nonRetryable: false, details: null, cause: null };
+}
+
+function codeOf(err: unknown): string {
+  const code = (err as { code?: unknown })?.code;
+  return typeof code === 'string' ? code : String((err as Error)?.name ?? 'Error');
+}
+
+function stackOf(err: unknown): string {
+  const stack = (err as Error)?.stack;
+  return typeof stack === 'string' ? stack : '';
+}

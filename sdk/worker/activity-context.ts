@@ -1,0 +1,50 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { LogbookError } from '../../topics/errors.js';
+
+/** What an activity knows about the attempt it runs. */
+export interface ActivityInfo {
+  readonly namespace: string;
+  readonly workflowId: string;
+  readonly runId: string;
+  readonly workflowType: string;
+  readonly activityId: string;
+  readonly activityType: string;
+  readonly taskQueue: string;
+  /** 1 for the first attempt. */
+  readonly attempt: number;
+  /** Stable across attempts and replays: `${workflowId}:${activityId}`. Pass it to the systems you call. */
+  readonly idempotencyKey: string;
+  /** The details the previous attempt last heartbeated, to resume from (undefined if none). */
+  readonly heartbeatDetails: unknown;
+}
+
+/** The running activity's handle: its info, a heartbeat, and the signal that says it was cancelled. */
+export interface ActivityContext {
+  readonly info: ActivityInfo;
+  /** Aborted when the activity is cancelled, its attempt superseded, or the worker shuts down. */
+  readonly cancellationSignal: AbortSignal;
+  /** Reports progress (throttled); the details reach the next attempt if this one fails. */
+  heartbeat(details?: unknown): void;
+}
+
+const storage = new AsyncLocalStorage<ActivityContext>();
+
+/** Runs `fn` with `context` as the current activity context. */
+export function runInActivityContext<T>(context: ActivityContext, fn: () => Promise<T>): Promise<T> {
+  return storage.run(context, fn);
+}
+
+/**
+ * The context of the activity running now, as in Temporal's `Context.current()`.
+ *
+ * @example
+ * export async function chargeCard(order: Order) {
+ *   const { info, heartbeat, cancellationSignal } = activityContext();
+ *   await payments.charge(order, { idempotencyKey: info.idempotencyKey, signal: cancellationSignal });
+ * }
+ */
+export function activityContext(): ActivityContext {
+  const context = storage.getStore();
+  if (!context) throw new LogbookError('NOT_IN_ACTIVITY', 'activityContext() was called outside an activity');
+  return context;
+}

@@ -1,0 +1,159 @@
+import { LogbookError } from '../../topics/errors.js';
+import type { LogRecord } from '../../topics/log/log.js';
+import { activityControlCodec, activityTaskCodec } from '../../topics/serde/index.js';
+import type { ActivityTask } from '../../topics/schemas/activity-task/index.js';
+import { ensureTaskTopics } from '../../topics/topic-setup.js';
+import { runInActivityContext, type ActivityContext } from './activity-context.js';
+import { TaskConsumer } from './task-consumer.js';
+import { CommandWriter, toFailure, type WorkerConnection } from './worker-connection.js';
+
+/** An activity implementation: any async function of JSON-serialisable arguments. */
+export type ActivityFunction = (...args: never[]) => Promise<unknown>;
+
+/** Options of an activity worker. */
+export interface ActivityWorkerOptions {
+  readonly namespace: string;
+  readonly taskQueue: string;
+  readonly activities: Readonly<Record<string, ActivityFunction>>;
+  /** Activities running at once; default 100. */
+  readonly maxConcurrentActivities?: number;
+  readonly identity: string;
+  /** Minimum interval between heartbeats sent to the engine; default 1 s. */
+  readonly heartbeatThrottleMs?: number;
+}
+
+/**
+ * Runs activity tasks of one task queue. Each attempt is claimed without waiting (the engine arms
+ * start-to-close and heartbeat timeouts from the claim), runs with its context (idempotency key,
+ * heartbeat details of the previous attempt, an AbortSignal), and reports its result. Cancellations
+ * arrive on the queue's control topic, which every worker reads.
+ */
+export class ActivityWorker {
+  private readonly commands: CommandWriter;
+  private tasks: TaskConsumer | undefined;
+  private control: TaskConsumer | undefined;
+  private readonly running = new Map<string, AbortController>();
+
+  constructor(
+    private readonly connection: WorkerConnection,
+    private readonly options: ActivityWorkerOptions,
+  ) {
+    this.commands = new CommandWriter(connection);
+  }
+
+  async start(): Promise<void> {
+    const { log, catalog } = this.connection;
+    const { namespace, taskQueue, identity } = this.options;
+    await ensureTaskTopics(log.admin, catalog, namespace, taskQueue);
+    const topics = catalog.taskTopics(namespace, taskQueue);
+    this.tasks = new TaskConsumer({
+      log,
+      topic: topics.activity,
+      groupId: `${catalog.prefix}-activity-workers-${namespace}-${taskQueue}`,
+      identity,
+      maxConcurrent: this.options.maxConcurrentActivities ?? 100,
+      ordered: false,
+      handle: (record) => this.run(record),
+    });
+    // Every worker must see every cancellation: a group of its own.
+    this.control = new TaskConsumer({
+      log,
+      topic: topics.control,
+      groupId: `${catalog.prefix}-activity-control-${identity}`,
+      identity,
+      maxConcurrent: 1,
+      ordered: true,
+      handle: (record) => this.cancel(record),
+    });
+    await this.control.start();
+    await this.tasks.start();
+  }
+
+  /** Stops taking tasks, lets running activities finish for up to `graceMs`, then aborts the rest. */
+  async stop(graceMs = 10_000): Promise<void> {
+    const stopping = this.tasks?.stop(graceMs);
+    setTimeout(() => this.running.forEach((c) => c.abort(new Error('worker shutting down'))), graceMs).unref();
+    await stopping;
+    await this.control?.stop(0);
+  }
+
+  private async run(record: LogRecord): Promise<void> {
+    if (!record.value) return;
+    const task = await this.connection.serde.decode(activityTaskCodec, record.value);
+    const run = { namespace: task.namespace, workflowId: task.workflowId, runId: task.runId };
+    const ref = { scheduledEventId: task.scheduledEventId, attempt: task.attempt, identity: this.options.identity };
+    void this.commands.write(run, { type: 'ActivityTaskStarted', ...ref }).catch(() => undefined);
+    const key = `${task.workflowId}:${task.runId}:${task.scheduledEventId}`;
+    const abort = new AbortController();
+    this.running.set(key, abort);
+    // Enforce start-to-close locally too, so a stuck attempt frees its slot.
+    const limit = task.startToCloseTimeoutMs ?? task.scheduleToCloseTimeoutMs;
+    const timer = limit ? setTimeout(() => abort.abort(new LogbookError('ACTIVITY_TIMED_OUT', `start-to-close of ${limit} ms elapsed`)), limit) : undefined;
+    let lastDetails: unknown;
+    try {
+      const result = await this.invoke(task, abort, (details) => (lastDetails = details));
+      await this.commands.write(run, { type: 'ActivityTaskCompleted', ...ref, result: this.connection.dataConverter.toPayload(result) });
+    } catch (error) {
+      const details = lastDetails === undefined ? null : this.connection.dataConverter.toPayload(lastDetails);
+      if (abort.signal.aborted && this.cancelled.has(key)) {
+        await this.commands.write(run, { type: 'ActivityTaskCanceled', ...ref, details });
+      } else {
+        await this.commands.write(run, { type: 'ActivityTaskFailed', ...ref, failure: toFailure(error), lastHeartbeatDetails: details });
+      }
+    } finally {
+      clearTimeout(timer);
+      this.running.delete(key);
+      this.cancelled.delete(key);
+    }
+  }
+
+  private readonly cancelled = new Set<string>();
+
+  private async invoke(task: ActivityTask, abort: AbortController, onDetails: (d: unknown) => void): Promise<unknown> {
+    const fn = this.options.activities[task.activityType];
+    if (!fn) {
+      const known = Object.keys(this.options.activities).join(', ');
+      throw new LogbookError('ActivityTypeNotFound', `activity type '${task.activityType}' is not registered on task queue ${task.taskQueue} (known: ${known})`);
+    }
+    const converter = this.connection.dataConverter;
+    const args = task.input.map((p) => converter.fromPayload(p)) as never[];
+    const run = { namespace: task.namespace, workflowId: task.workflowId, runId: task.runId };
+    const throttleMs = this.options.heartbeatThrottleMs ?? 1_000;
+    let lastSent = 0;
+    const context: ActivityContext = {
+      info: {
+        namespace: task.namespace,
+        workflowId: task.workflowId,
+        runId: task.runId,
+        workflowType: task.workflowType,
+        activityId: task.activityId,
+        activityType: task.activityType,
+        taskQueue: task.taskQueue,
+        attempt: task.attempt,
+        idempotencyKey: task.idempotencyKey,
+        heartbeatDetails: task.heartbeatDetails ? converter.fromPayload(task.heartbeatDetails) : undefined,
+      },
+      cancellationSignal: abort.signal,
+      heartbeat: (details) => {
+        onDetails(details);
+        const now = Date.now();
+        if (now - lastSent < throttleMs) return;
+        lastSent = now;
+        const payload = details === undefined ? null : converter.toPayload(details);
+        const ref = { scheduledEventId: task.scheduledEventId, attempt: task.attempt, identity: this.options.identity };
+        void this.commands.write(run, { type: 'ActivityTaskHeartbeat', ...ref, details: payload }).catch(() => undefined);
+      },
+    };
+    return runInActivityContext(context, () => fn(...args));
+  }
+
+  private async cancel(record: LogRecord): Promise<void> {
+    if (!record.value) return;
+    const control = await this.connection.serde.decode(activityControlCodec, record.value);
+    const key = `${control.workflowId}:${control.runId}:${control.scheduledEventId}`;
+    const running = this.running.get(key);
+    if (!running) return;
+    this.cancelled.add(key);
+    running.abort(new LogbookError('ACTIVITY_CANCELLED', control.reason || 'the activity was cancelled'));
+  }
+}

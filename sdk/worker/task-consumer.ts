@@ -1,0 +1,136 @@
+import type { GroupConsumer, Log, LogRecord } from '../../topics/log/log.js';
+import { OffsetTracker } from './offset-tracker.js';
+
+const COMMIT_INTERVAL_MS = 200;
+
+/** How a task topic is consumed. */
+export interface TaskConsumerOptions {
+  readonly log: Log;
+  readonly topic: string;
+  readonly groupId: string;
+  readonly identity: string;
+  /** Tasks running at once on this worker, across partitions. */
+  readonly maxConcurrent: number;
+  /** Run a partition's tasks one after another (workflow tasks: one workflow's tasks in order). */
+  readonly ordered: boolean;
+  readonly handle: (record: LogRecord, signal: AbortSignal) => Promise<void>;
+  readonly onError?: (error: unknown, record: LogRecord) => void;
+}
+
+/**
+ * Consumes one task topic as a member of the queue's worker group. Each assigned partition resumes
+ * from the group's committed position; tasks run with bounded concurrency; the committed position
+ * only ever moves to the lowest unfinished task, so a crashed worker's tasks come back to another
+ * member after the group's session timeout. Claims are the handler's business.
+ */
+export class TaskConsumer {
+  private consumer: GroupConsumer | undefined;
+  private readonly trackers = new Map<number, OffsetTracker>();
+  private readonly loops = new Map<number, { abort: AbortController; done: Promise<void> }>();
+  private running = 0;
+  private readonly slotFreed: Array<() => void> = [];
+  private readonly active = new Set<Promise<void>>();
+  private stopping = false;
+  private readonly commitTimers = new Map<number, NodeJS.Timeout>();
+
+  constructor(private readonly options: TaskConsumerOptions) {}
+
+  async start(): Promise<void> {
+    const { log, topic, groupId, identity } = this.options;
+    const consumer = log.groupConsumer({ groupId, topics: [topic], endpoint: identity, sessionTimeoutMs: 10_000 });
+    this.consumer = consumer;
+    await consumer.start({
+      onRevoked: (partitions) => partitions.forEach((p) => this.stopPartition(p)),
+      onAssigned: (partitions) => partitions.forEach((p) => void this.startPartition(p)),
+    });
+  }
+
+  /**
+   * Graceful shutdown: stop taking tasks, let running ones finish (up to `graceMs`), commit what
+   * finished, leave the group. Unfinished tasks are handed back through the uncommitted position.
+   */
+  async stop(graceMs = 10_000): Promise<void> {
+    this.stopping = true;
+    for (const p of [...this.loops.keys()]) this.stopPartition(p, false);
+    await Promise.race([Promise.all([...this.active]), new Promise((r) => setTimeout(r, graceMs).unref())]);
+    for (const timer of this.commitTimers.values()) clearTimeout(timer);
+    this.commitTimers.clear();
+    for (const [p] of this.trackers) await this.commit(p);
+    await this.consumer?.stop();
+  }
+
+  private async startPartition(partition: number): Promise<void> {
+    const consumer = this.consumer!;
+    const positions = await consumer.committedPositions(partition);
+    if (!consumer.assignment().includes(partition) || this.stopping) return;
+    consumer.seek(partition, positions);
+    const tracker = new OffsetTracker();
+    this.trackers.set(partition, tracker);
+    const abort = new AbortController();
+    this.loops.set(partition, { abort, done: this.poll(partition, tracker, abort.signal) });
+  }
+
+  private stopPartition(partition: number, dropTracker = true): void {
+    this.loops.get(partition)?.abort.abort();
+    this.loops.delete(partition);
+    if (dropTracker) this.trackers.delete(partition);
+  }
+
+  private async poll(partition: number, tracker: OffsetTracker, signal: AbortSignal): Promise<void> {
+    while (!signal.aborted) {
+      const records = await this.consumer!.take(partition, { maxRecords: this.options.ordered ? 1 : 50, maxBytes: 8 << 20, waitMs: 500, signal });
+      for (const record of records) {
+        if (signal.aborted) return;
+        if (tracker.isRunning(record.offset)) continue;
+        await this.acquireSlot();
+        tracker.begin(record.offset);
+        const task = this.run(record, tracker, partition, signal);
+        if (this.options.ordered) await task;
+      }
+    }
+  }
+
+  private async run(record: LogRecord, tracker: OffsetTracker, partition: number, signal: AbortSignal): Promise<void> {
+    const work = (async () => {
+      try {
+        await this.options.handle(record, signal);
+      } catch (error) {
+        this.options.onError?.(error, record);
+      } finally {
+        tracker.end(record.offset);
+        this.releaseSlot();
+        this.scheduleCommit(partition);
+      }
+    })();
+    this.active.add(work);
+    await work.finally(() => this.active.delete(work));
+  }
+
+  /** Commits at most every COMMIT_INTERVAL_MS per partition: a commit per task would cost a round trip each. */
+  private scheduleCommit(partition: number): void {
+    if (this.commitTimers.has(partition)) return;
+    this.commitTimers.set(
+      partition,
+      setTimeout(() => {
+        this.commitTimers.delete(partition);
+        void this.commit(partition);
+      }, COMMIT_INTERVAL_MS),
+    );
+  }
+
+  private async commit(partition: number): Promise<void> {
+    const next = this.trackers.get(partition)?.committable();
+    if (next === undefined || !this.consumer?.assignment().includes(partition)) return;
+    await this.consumer.commitPositions(partition, { [this.options.topic]: next }).catch(() => undefined);
+  }
+
+  private async acquireSlot(): Promise<void> {
+    while (this.running >= this.options.maxConcurrent) await new Promise<void>((r) => this.slotFreed.push(r));
+    this.running++;
+  }
+
+  private releaseSlot(): void {
+    this.running--;
+    this.slotFreed.shift()?.();
+  }
+}

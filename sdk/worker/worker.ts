@@ -1,0 +1,75 @@
+import { hostname } from 'node:os';
+import { ActivityWorker, type ActivityFunction } from './activity-worker.js';
+import type { WorkerConnection } from './worker-connection.js';
+import { WorkflowWorker, type HistoryFetcher } from './workflow-worker.js';
+
+/** Options of a worker for one task queue: workflows, activities, or both. */
+export interface WorkerOptions {
+  readonly namespace?: string;
+  readonly taskQueue: string;
+  /** Module exporting the workflow functions (bundled into the deterministic sandbox). */
+  readonly workflowsPath?: string;
+  readonly activities?: Readonly<Record<string, ActivityFunction>>;
+  /** Where to page full histories from on a cache miss (the gateway, or the engine in-process). */
+  readonly history?: HistoryFetcher;
+  readonly identity?: string;
+  readonly maxConcurrentActivities?: number;
+  readonly maxConcurrentWorkflowTasks?: number;
+  readonly maxCachedWorkflows?: number;
+  readonly onWorkflowTask?: (event: { cacheHit: boolean; replayMs: number; result: string }) => void;
+}
+
+/**
+ * A worker, as Temporal users know it: polls one task queue for workflow and activity tasks.
+ *
+ * @example
+ * const worker = new Worker(engine.workerConnection(), {
+ *   taskQueue: 'orders',
+ *   workflowsPath: new URL('./workflows.ts', import.meta.url).pathname,
+ *   activities,
+ *   history: engineHistory(engine),
+ * });
+ * await worker.start();
+ */
+export class Worker {
+  private readonly workflows: WorkflowWorker | undefined;
+  private readonly activities: ActivityWorker | undefined;
+
+  constructor(connection: WorkerConnection, options: WorkerOptions) {
+    const namespace = options.namespace ?? 'default';
+    const identity = options.identity ?? `${process.pid}@${hostname()}`;
+    if (options.workflowsPath) {
+      if (!options.history) throw new TypeError('a worker that runs workflows needs a history fetcher');
+      this.workflows = new WorkflowWorker(connection, {
+        namespace,
+        taskQueue: options.taskQueue,
+        workflowsPath: options.workflowsPath,
+        identity,
+        history: options.history,
+        ...(options.maxCachedWorkflows ? { maxCachedWorkflows: options.maxCachedWorkflows } : {}),
+        ...(options.maxConcurrentWorkflowTasks ? { maxConcurrentWorkflowTasks: options.maxConcurrentWorkflowTasks } : {}),
+        ...(options.onWorkflowTask ? { onTask: options.onWorkflowTask } : {}),
+      });
+    }
+    if (options.activities) {
+      this.activities = new ActivityWorker(connection, {
+        namespace,
+        taskQueue: options.taskQueue,
+        activities: options.activities,
+        identity,
+        ...(options.maxConcurrentActivities ? { maxConcurrentActivities: options.maxConcurrentActivities } : {}),
+      });
+    }
+    if (!this.workflows && !this.activities) throw new TypeError('a worker needs workflowsPath, activities, or both');
+  }
+
+  async start(): Promise<void> {
+    await this.workflows?.start();
+    await this.activities?.start();
+  }
+
+  /** Graceful shutdown: finishes or hands back in-flight work. */
+  async stop(graceMs?: number): Promise<void> {
+    await Promise.all([this.workflows?.stop(graceMs), this.activities?.stop(graceMs)]);
+  }
+}

@@ -1,0 +1,148 @@
+import type { LogRecord } from '../../topics/log/log.js';
+import type { HistoryEvent } from '../../topics/schemas/history-event/index.js';
+import type { WorkflowTask } from '../../topics/schemas/workflow-task/index.js';
+import { workflowTaskCodec } from '../../topics/serde/index.js';
+import { ensureTaskTopics } from '../../topics/topic-setup.js';
+import { bundleWorkflowCode, type WorkflowBundle } from '../workflow/bundle.js';
+import { WorkflowRun, type WorkflowTaskResult } from '../replay/workflow-run.js';
+import { EvictionRequiredError, type WorkflowTaskFailureCause } from '../replay/errors.js';
+import type { WorkflowTaskFailedCause } from '../../topics/schemas/common/v1-enums.js';
+import { TaskConsumer } from './task-consumer.js';
+import { CommandWriter, type RunRef, type WorkerConnection } from './worker-connection.js';
+import { WorkflowCache } from './workflow-cache.js';
+
+/** The history's cause for each way a workflow task fails on the worker (the failure says more). */
+const TASK_FAILED_CAUSE: Readonly<Record<WorkflowTaskFailureCause, WorkflowTaskFailedCause>> = {
+  NonDeterminism: 'NonDeterministicError',
+  WorkflowCodeError: 'WorkflowWorkerUnhandledFailure',
+  Deadlock: 'WorkflowWorkerUnhandledFailure',
+  UnknownWorkflowType: 'WorkflowWorkerUnhandledFailure',
+};
+
+/** Reads a run's history, events 1..untilEventId, from the shard that owns it. */
+export interface HistoryFetcher {
+  fetch(run: RunRef, untilEventId: number): Promise<HistoryEvent[]>;
+}
+
+/** Options of a workflow worker. */
+export interface WorkflowWorkerOptions {
+  readonly namespace: string;
+  readonly taskQueue: string;
+  /** The module exporting the workflow functions; bundled once at start. */
+  readonly workflowsPath: string;
+  readonly identity: string;
+  readonly history: HistoryFetcher;
+  /** Runs kept in memory; default 1000. */
+  readonly maxCachedWorkflows?: number;
+  /** Workflow tasks processed at once (across partitions); default 10. */
+  readonly maxConcurrentWorkflowTasks?: number;
+  readonly deadlockTimeoutMs?: number;
+  /** Observability hooks (metrics). */
+  readonly onTask?: (event: { cacheHit: boolean; replayMs: number; result: WorkflowTaskResult['type'] }) => void;
+}
+
+/**
+ * Runs workflow tasks of one task queue. Tasks are keyed by workflow, so the same worker keeps a
+ * run cached and needs only the new events; on a miss (or a gap) it fetches the full history from
+ * the shard owner and replays it. One partition's tasks run in order.
+ */
+export class WorkflowWorker {
+  private readonly commands: CommandWriter;
+  private readonly cache: WorkflowCache;
+  private tasks: TaskConsumer | undefined;
+  private bundle: WorkflowBundle | undefined;
+
+  constructor(
+    private readonly connection: WorkerConnection,
+    private readonly options: WorkflowWorkerOptions,
+  ) {
+    this.commands = new CommandWriter(connection);
+    this.cache = new WorkflowCache(options.maxCachedWorkflows ?? 1_000);
+  }
+
+  async start(): Promise<void> {
+    const { log, catalog } = this.connection;
+    const { namespace, taskQueue, identity } = this.options;
+    this.bundle = await bundleWorkflowCode({ workflowsPath: this.options.workflowsPath });
+    await ensureTaskTopics(log.admin, catalog, namespace, taskQueue);
+    this.tasks = new TaskConsumer({
+      log,
+      topic: catalog.taskTopics(namespace, taskQueue).workflow,
+      groupId: `${catalog.prefix}-workflow-workers-${namespace}-${taskQueue}`,
+      identity,
+      maxConcurrent: this.options.maxConcurrentWorkflowTasks ?? 10,
+      ordered: true,
+      handle: (record) => this.process(record),
+    });
+    await this.tasks.start();
+  }
+
+  async stop(graceMs = 10_000): Promise<void> {
+    await this.tasks?.stop(graceMs);
+    this.cache.clear();
+  }
+
+  private async process(record: LogRecord): Promise<void> {
+    if (!record.value) return;
+    const task = await this.connection.serde.decode(workflowTaskCodec, record.value);
+    const run: RunRef = { namespace: task.namespace, workflowId: task.workflowId, runId: task.runId };
+    const ref = { scheduledEventId: task.scheduledEventId, attempt: task.attempt, identity: this.options.identity };
+    void this.commands.write(run, { type: 'WorkflowTaskStarted', ...ref }).catch(() => undefined);
+    const started = performance.now();
+    const { result, cacheHit } = await this.activate(task);
+    this.options.onTask?.({ cacheHit, replayMs: performance.now() - started, result: result.type });
+    if (result.type === 'completed') {
+      await this.commands.write(run, { type: 'WorkflowTaskCompleted', ...ref, commands: result.commands, sdkFlags: [], sdkName: 'logbook-typescript', sdkVersion: '0.1.0' });
+    } else {
+      this.cache.evict(task.runId);
+      await this.commands.write(run, { type: 'WorkflowTaskFailed', ...ref, cause: TASK_FAILED_CAUSE[result.cause], failure: result.failure });
+    }
+  }
+
+  private async activate(task: WorkflowTask): Promise<{ result: WorkflowTaskResult; cacheHit: boolean }> {
+    const cached = this.cache.get(task.runId);
+    const events = withScheduledEvent(task);
+    const first = events[0]?.eventId;
+    // A hit needs the task's events to overlap or continue the cached run; the overlap is skipped.
+    if (cached && first !== undefined && first <= cached.lastEventId + 1) {
+      try {
+        return { result: cached.activate(events.filter((e) => e.eventId > cached.lastEventId)), cacheHit: true };
+      } catch (error) {
+        // The engine failed a task this run completed (e.g. UnhandledCommand): rebuild from history.
+        if (!(error instanceof EvictionRequiredError)) throw error;
+      }
+    }
+    if (cached) this.cache.evict(task.runId);
+    // A run's first task carries its whole history; later misses page it from the shard owner.
+    const history = first === 1 ? events : [...(await this.options.history.fetch(task, task.lastEventId)), ...events.filter((e) => e.eventId > task.lastEventId)];
+    const run = WorkflowRun.create(
+      this.bundle!,
+      { namespace: task.namespace, workflowId: task.workflowId, runId: task.runId, workflowType: task.workflowType, taskQueue: task.taskQueue },
+      { dataConverter: this.connection.dataConverter, ...(this.options.deadlockTimeoutMs ? { deadlockTimeoutMs: this.options.deadlockTimeoutMs } : {}) },
+    );
+    const result = run.activate(history);
+    if (result.type === 'completed') this.cache.set(task.runId, run);
+    else run.dispose();
+    return { result, cacheHit: false };
+  }
+}
+
+/**
+ * The task's events, ending with its WorkflowTaskScheduled event. A transient retry (attempt ≥ 2)
+ * is not in history until it completes; the worker synthesises its Scheduled event from the task,
+ * with the same time the engine will record, so replay sees the same workflow time either way.
+ */
+export function withScheduledEvent(task: WorkflowTask): HistoryEvent[] {
+  if (task.scheduledEventId <= task.lastEventId) return task.events;
+  const scheduled: HistoryEvent = {
+    namespace: task.namespace,
+    workflowId: task.workflowId,
+    runId: task.runId,
+    workflowType: task.workflowType,
+    taskQueue: task.taskQueue,
+    eventId: task.scheduledEventId,
+    eventTime: task.scheduledTime,
+    attributes: { type: 'WorkflowTaskScheduled', taskQueue: task.taskQueue, startToCloseTimeoutMs: task.startToCloseTimeoutMs, attempt: task.attempt },
+  };
+  return [...task.events, scheduled];
+}

@@ -1,0 +1,271 @@
+/**
+ * The run's state inside the sandbox (Temporal's `Activator`): it applies an activation's jobs to
+ * the workflow's pending promises, collects the commands the code issues, and decides how an
+ * error ends things — a {@link WorkflowFailure} fails the run, anything else fails the task.
+ * Completions are keyed by sequence numbers, one counter per kind, as in Temporal.
+ * @module
+ */
+import type {
+  ActivationInput,
+  ActivationJob,
+  ActivationOutput,
+  AsyncLocalStorageLike,
+  HostBridge,
+  SandboxCommand,
+  WorkflowRunInfo,
+} from './bridge.js';
+import { createRootScope, type CancellationScope } from './cancellation-scope.js';
+import { ActivityFailure, DeterminismViolationError, isCancellation, WorkflowFailure } from './errors.js';
+import { errorFromFailureInfo, failureInfoFromError } from './failure-info.js';
+import { createPrng, type Random } from './prng.js';
+import { copyIntoRealm } from './realm-copy.js';
+
+/** A workflow function as exported by the user's module. */
+export type WorkflowFunction = (...args: unknown[]) => unknown;
+/** A signal handler as passed to `setHandler`. */
+export type SignalHandler = (...args: unknown[]) => unknown;
+
+/** How a pending operation is settled. */
+export interface Completion {
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
+}
+
+/** A pending activity (its type is needed to describe its failure). */
+export interface PendingActivity extends Completion {
+  activityType: string;
+}
+
+/** A blocked `condition`. */
+export interface PendingCondition {
+  fn: () => boolean;
+  resolve(): void;
+}
+
+type SeqKind = 'activity' | 'timer' | 'condition';
+
+/** The state of one run inside its sandbox. */
+export class Activator {
+  /** The workflow's current time: the activation's time (the workflow task's scheduled time). */
+  now: number;
+  isReplaying = false;
+  cancelRequested = false;
+  readonly info: WorkflowRunInfo;
+  readonly host: HostBridge;
+  readonly random: Random;
+  readonly als: AsyncLocalStorageLike<unknown>;
+  readonly rootScope: CancellationScope;
+  readonly workflows = new Map<string, WorkflowFunction>();
+  readonly activities = new Map<number, PendingActivity>();
+  readonly timers = new Map<number, Completion>();
+  readonly conditions = new Map<number, PendingCondition>();
+  readonly signalHandlers = new Map<string, SignalHandler>();
+  readonly bufferedSignals: { signalName: string; args: unknown[] }[] = [];
+  readonly #seqs: Record<SeqKind, number> = { activity: 0, timer: 0, condition: 0 };
+  #commands: SandboxCommand[] = [];
+  #taskFailure: { error: unknown } | null = null;
+  #closed = false;
+  #input: ActivationInput | null = null;
+
+  constructor(host: HostBridge) {
+    this.host = host;
+    this.info = host.info;
+    this.now = host.info.startTimeMs;
+    this.random = createPrng(host.prngSeed);
+    this.als = host.asyncLocalStorage;
+    this.rootScope = createRootScope();
+  }
+
+  /** The next sequence number of a kind (1, 2, …): activity ids and timer ids are these. */
+  nextSeq(kind: SeqKind): number {
+    return ++this.#seqs[kind];
+  }
+
+  /** Records a command, unless the run already produced its closing command. */
+  pushCommand(command: SandboxCommand): void {
+    if (!this.#closed) this.#commands.push(command);
+  }
+
+  /**
+   * Removes a command issued in this activation and not yet sent (cancelling a timer or activity
+   * started in the same activation sends neither command, as in Temporal).
+   * @returns whether it was found
+   */
+  dropUnsentCommand(type: 'StartTimer' | 'ScheduleActivityTask', seq: number): boolean {
+    const index = this.#commands.findIndex((c) => c.type === type && c.seq === seq);
+    if (index >= 0) this.#commands.splice(index, 1);
+    return index >= 0;
+  }
+
+  /** True once something failed the current activation's task. */
+  get hasTaskFailure(): boolean {
+    return this.#taskFailure !== null;
+  }
+
+  /** Fails the workflow task (the first reason wins); the run's commands are then discarded. */
+  failTask(error: unknown): void {
+    this.#taskFailure ??= { error };
+  }
+
+  /**
+   * Rejects an API that would not replay identically. The task fails even if the code catches
+   * the error, so a violation is never silently different on replay.
+   */
+  violation(message: string): never {
+    const error = new DeterminismViolationError(message);
+    this.failTask(error);
+    throw error;
+  }
+
+  /** Ends the run the way an error escaping workflow code (or a signal handler) demands. */
+  handleWorkflowError(error: unknown): void {
+    if (this.cancelRequested && isCancellation(error)) this.#close({ type: 'CancelWorkflowExecution' });
+    else if (error instanceof WorkflowFailure) this.#fail(error);
+    else this.failTask(error);
+  }
+
+  /** Stores the next activation's input (called by the host, outside the deadline). */
+  prepare(input: ActivationInput): void {
+    this.#input = copyIntoRealm(input);
+  }
+
+  /** Applies the prepared jobs in history order. */
+  activate(): void {
+    const input = this.#input;
+    if (input === null) throw new Error('activate() without prepare()');
+    this.#input = null;
+    this.now = input.timeMs;
+    this.isReplaying = input.isReplaying;
+    for (const job of input.jobs) {
+      try {
+        this.#apply(job);
+      } catch (err) {
+        this.failTask(err);
+      }
+    }
+  }
+
+  /** Resolves every blocked condition whose predicate now holds; returns how many. */
+  unblockConditions(): number {
+    let unblocked = 0;
+    for (const [seq, condition] of this.conditions) {
+      let holds = false;
+      try {
+        holds = condition.fn();
+      } catch (err) {
+        this.conditions.delete(seq);
+        this.failTask(err);
+      }
+      if (holds) {
+        this.conditions.delete(seq);
+        condition.resolve();
+        unblocked++;
+      }
+    }
+    return unblocked;
+  }
+
+  /** Hands the activation's commands (or task failure) to the host and starts afresh. */
+  conclude(): ActivationOutput {
+    const output: ActivationOutput = {
+      commands: this.#commands,
+      taskFailure: this.#taskFailure === null ? null : failureInfoFromError(this.#taskFailure.error, this.#encodeOrDrop),
+    };
+    this.#commands = [];
+    this.#taskFailure = null;
+    return output;
+  }
+
+  /** Forgets pending operations so a disposed run's promises and closures can be collected. */
+  dispose(): void {
+    this.activities.clear();
+    this.timers.clear();
+    this.conditions.clear();
+    this.signalHandlers.clear();
+    this.#closed = true;
+  }
+
+  /** Runs a signal handler in the root scope; its failure is handled like the workflow's. */
+  invokeSignalHandler(handler: SignalHandler, args: unknown[]): void {
+    this.rootScope.run(async () => handler(...args)).catch((err: unknown) => this.handleWorkflowError(err));
+  }
+
+  #apply(job: ActivationJob): void {
+    switch (job.type) {
+      case 'startWorkflow':
+        return this.#start(job.workflowType, job.args);
+      case 'resolveActivity': {
+        const pending = this.activities.get(job.seq);
+        // Absent when the workflow already cancelled it (the result arrived anyway).
+        if (pending === undefined) return;
+        this.activities.delete(job.seq);
+        const r = job.resolution;
+        if (r.kind === 'completed') return pending.resolve(r.value);
+        const cause = errorFromFailureInfo(r.failure);
+        const message = `activity ${pending.activityType} (id ${job.seq}) failed: ${cause.message}`;
+        return pending.reject(new ActivityFailure(message, pending.activityType, String(job.seq), r.retryState, cause));
+      }
+      case 'fireTimer': {
+        const pending = this.timers.get(job.seq);
+        if (pending === undefined) return;
+        this.timers.delete(job.seq);
+        return pending.resolve(undefined);
+      }
+      case 'signal': {
+        const handler = this.signalHandlers.get(job.signalName);
+        if (handler === undefined) this.bufferedSignals.push({ signalName: job.signalName, args: job.args });
+        else this.invokeSignalHandler(handler, job.args);
+        return;
+      }
+      case 'cancelWorkflow':
+        this.cancelRequested = true;
+        return this.rootScope.cancel('Workflow cancelled');
+    }
+  }
+
+  #start(workflowType: string, args: unknown[]): void {
+    const fn = this.workflows.get(workflowType);
+    if (fn === undefined) {
+      const known = [...this.workflows.keys()].join(', ');
+      const error = new Error(`workflow type ${workflowType} is not exported by the workflow bundle (exported: ${known})`);
+      error.name = 'UnknownWorkflowType';
+      return this.failTask(error);
+    }
+    this.rootScope.run(async () => fn(...args)).then(
+      (result) => this.#complete(result),
+      (err: unknown) => this.handleWorkflowError(err),
+    );
+  }
+
+  #complete(result: unknown): void {
+    try {
+      this.#close({ type: 'CompleteWorkflowExecution', result: this.host.encode(result) });
+    } catch (err) {
+      this.failTask(err);
+    }
+  }
+
+  #fail(error: WorkflowFailure): void {
+    try {
+      this.#close({ type: 'FailWorkflowExecution', failure: failureInfoFromError(error, this.host.encode) });
+    } catch (err) {
+      // Details the data converter cannot encode: a bug to fix, so the task fails and says why.
+      this.failTask(err);
+    }
+  }
+
+  // A task failure must be reported even if its details cannot be encoded: drop them then.
+  readonly #encodeOrDrop = (value: unknown): unknown => {
+    try {
+      return this.host.encode(value);
+    } catch {
+      return null;
+    }
+  };
+
+  #close(command: SandboxCommand): void {
+    if (this.#closed) return;
+    this.#commands.push(command);
+    this.#closed = true;
+  }
+}

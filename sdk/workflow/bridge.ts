@@ -1,0 +1,154 @@
+/**
+ * The only contract between the worker (host) and the workflow sandbox: what the host installs in
+ * a run's context before the workflow bundle is evaluated ({@link HostBridge}), what the bundled
+ * runtime installs in return ({@link SandboxRuntime}), and the shapes that cross between them.
+ *
+ * Values cross as plain data. Payloads are opaque to the sandbox: workflow code hands values to
+ * {@link HostBridge.encode} at the call site and puts the result in commands; the host decodes
+ * incoming payloads and the runtime copies the values into its own realm.
+ * @module
+ */
+import type { SearchAttributes } from '../../topics/schemas/common/v1-records.js';
+
+/** Global under which the host installs the {@link HostBridge} (removed once the runtime read it). */
+export const HOST_BRIDGE_GLOBAL = '__logbookHost';
+/** Global under which the bundled runtime installs the {@link SandboxRuntime}. */
+export const SANDBOX_RUNTIME_GLOBAL = '__logbookWorkflow';
+
+/** Facts about the run, readable through `workflowInfo()`. */
+export interface WorkflowRunInfo {
+  namespace: string;
+  workflowId: string;
+  runId: string;
+  workflowType: string;
+  taskQueue: string;
+  /** 1 for the first attempt; higher when a workflow retry policy started this run. */
+  attempt: number;
+  /** Epoch ms of `WorkflowExecutionStarted`. */
+  startTimeMs: number;
+}
+
+/** Log levels forwarded by the sandbox's `console`. */
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+
+/** The part of `AsyncLocalStorage` the runtime uses (cancellation scopes follow `await`). */
+export interface AsyncLocalStorageLike<T> {
+  getStore(): T | undefined;
+  run<R>(store: T, fn: () => R): R;
+}
+
+/** What the host gives the sandbox. Everything here is deterministic given the history. */
+export interface HostBridge {
+  readonly info: WorkflowRunInfo;
+  /** Seed of `Math.random` / `uuid4` (`WorkflowExecutionStarted.prngSeed`). */
+  readonly prngSeed: number;
+  /** Encodes a value with the worker's data converter; the sandbox treats the result as opaque. */
+  encode(value: unknown): unknown;
+  /** Workflow logging; the host drops it while replaying. */
+  log(level: LogLevel, args: unknown[]): void;
+  /**
+   * An `AsyncLocalStorage` of the host (async context propagates through the sandbox's promises).
+   * One instance serves every sandbox: Node 20 visits every enabled instance on each async
+   * resource it creates, so one per run would slow the whole process as the cache grows. Runs
+   * cannot see each other's stores: a run's code only ever executes in its own activations.
+   */
+  readonly asyncLocalStorage: AsyncLocalStorageLike<unknown>;
+}
+
+/** A failure as plain data (the sandbox's view of `logbook.Failure`, details decoded). */
+export interface FailureInfo {
+  message: string;
+  /** `ApplicationFailure` type, or one of `FailureCode`, or an error name for task failures. */
+  code: string;
+  stack: string;
+  nonRetryable: boolean;
+  /** Decoded details (host → sandbox). */
+  details: unknown[];
+  /**
+   * Sandbox → host: the details already encoded with {@link HostBridge.encode} (an opaque payload,
+   * `null` for none), so that user `toJSON` code runs inside the sandbox's deadline.
+   */
+  encodedDetails?: unknown;
+  cause: FailureInfo | null;
+  /** Only for `TimeoutFailure`. */
+  timeoutType?: string | null;
+}
+
+/** How an activity ended, as delivered to the workflow. */
+export type ActivityResolution =
+  | { kind: 'completed'; value: unknown }
+  | { kind: 'failed'; failure: FailureInfo; retryState: string | null };
+
+/** One thing that happened to the run since the last activation. */
+export type ActivationJob =
+  | { type: 'startWorkflow'; workflowType: string; args: unknown[] }
+  | { type: 'resolveActivity'; seq: number; resolution: ActivityResolution }
+  | { type: 'fireTimer'; seq: number }
+  | { type: 'signal'; signalName: string; args: unknown[] }
+  | { type: 'cancelWorkflow'; reason: string };
+
+/** Input of one activation: the workflow's "now" and the jobs, in history order. */
+export interface ActivationInput {
+  timeMs: number;
+  isReplaying: boolean;
+  jobs: ActivationJob[];
+}
+
+/** Activity options with durations in ms, as recorded in `ScheduleActivityTask`. */
+export interface ScheduleActivityOptions {
+  taskQueue: string | null;
+  scheduleToCloseTimeoutMs: number | null;
+  scheduleToStartTimeoutMs: number | null;
+  startToCloseTimeoutMs: number | null;
+  heartbeatTimeoutMs: number | null;
+  retryPolicy: {
+    initialIntervalMs: number;
+    backoffCoefficient: number;
+    maximumIntervalMs: number | null;
+    maximumAttempts: number;
+    nonRetryableErrorTypes: string[];
+  } | null;
+}
+
+/**
+ * A command as the sandbox produces it: keyed by sequence number (activity id and timer id are
+ * the sequence as a string); the host turns it into a `WorkflowCommand`.
+ */
+export type SandboxCommand =
+  /** `args` are encoded payloads (opaque results of {@link HostBridge.encode}). */
+  | { type: 'ScheduleActivityTask'; seq: number; activityType: string; args: unknown[]; options: ScheduleActivityOptions }
+  | { type: 'RequestCancelActivityTask'; seq: number }
+  | { type: 'StartTimer'; seq: number; ms: number }
+  | { type: 'CancelTimer'; seq: number }
+  /** `result` is an encoded payload. */
+  | { type: 'CompleteWorkflowExecution'; result: unknown }
+  | { type: 'FailWorkflowExecution'; failure: FailureInfo }
+  | { type: 'CancelWorkflowExecution' }
+  | { type: 'UpsertWorkflowSearchAttributes'; searchAttributes: SearchAttributes };
+
+/** What an activation produced: commands, or the failure of the workflow task. */
+export interface ActivationOutput {
+  commands: SandboxCommand[];
+  /** Set when the task must fail (a non-`WorkflowFailure` error, a determinism violation…). */
+  taskFailure: FailureInfo | null;
+}
+
+/** What the bundled runtime offers the host (installed as {@link SANDBOX_RUNTIME_GLOBAL}). */
+export interface SandboxRuntime {
+  /** Exported workflow function names. */
+  workflowTypes(): string[];
+  /** Stores the next activation's input; the host then runs `activate()` under its deadline. */
+  prepare(input: ActivationInput): void;
+  /** Applies the prepared jobs (runs workflow code; microtasks drain after it). */
+  activate(): void;
+  /** Resolves the conditions that became true; returns how many (0 means the run is blocked). */
+  unblockConditions(): number;
+  /** True while some `condition` waits (only then must the host run the condition loop). */
+  hasBlockedConditions(): boolean;
+  /** True when the activation failed the task (describing the error may run user code). */
+  hasTaskFailure(): boolean;
+  /** Returns the commands of the activation and starts a new one. */
+  conclude(): ActivationOutput;
+  /** Drops the run's pending state (the host is done with it). */
+  dispose(): void;
+}

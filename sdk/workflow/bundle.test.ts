@@ -1,0 +1,32 @@
+import assert from 'node:assert/strict';
+import { fileURLToPath } from 'node:url';
+import { test } from 'node:test';
+import { bundleWorkflowCode, WorkflowBundleError } from './bundle.js';
+
+const testWorkflows = (name: string) => fileURLToPath(new URL(`../replay/test-workflows/${name}`, import.meta.url));
+
+test('a workflow module is bundled with the runtime and its exported functions become the workflow types', async () => {
+  const bundle = await bundleWorkflowCode({ workflowsPath: testWorkflows('workflows.ts') });
+  assert.ok(bundle.workflowTypes.includes('sequential'));
+  assert.ok(!bundle.workflowTypes.includes('approve'), 'a signal definition is not a workflow');
+  assert.doesNotMatch(bundle.code, /require\(|from "node:/, 'no Node module reaches the bundle');
+});
+
+test('workflow code importing a Node module fails to bundle with an error naming the import and the line', async () => {
+  await assert.rejects(bundleWorkflowCode({ workflowsPath: testWorkflows('node-import-workflows.ts') }), (err: unknown) => {
+    assert.ok(err instanceof WorkflowBundleError);
+    assert.equal(err.code, 'WORKFLOW_BUNDLE_INVALID');
+    assert.match(err.message, /node-import-workflows\.ts:5:\d+: workflow code cannot import the Node module "node:fs"/);
+    assert.match(err.message, /Move this work into an activity/);
+    return true;
+  });
+});
+
+test('a missing workflow module is a bundle error', async () => {
+  await assert.rejects(bundleWorkflowCode({ workflowsPath: testWorkflows('does-not-exist.ts') }), WorkflowBundleError);
+});
+
+test('the workflow API itself bundles for the sandbox (it imports nothing from Node)', async () => {
+  const bundle = await bundleWorkflowCode({ workflowsPath: fileURLToPath(new URL('./index.ts', import.meta.url)) });
+  assert.ok(bundle.workflowTypes.includes('sleep'), 'the API module evaluates in a sandbox');
+});

@@ -1,0 +1,171 @@
+/**
+ * The workflow API: what workflow code imports. Modelled on Temporal's `@temporalio/workflow`.
+ *
+ * Workflow code is bundled with this module and runs in a per-run deterministic sandbox (a
+ * `node:vm` context): `Date`, `Math.random` and `setTimeout` are deterministic there, Node APIs
+ * are absent, and a synchronous loop longer than the deadlock timeout fails the workflow task.
+ * Each call below issues a command (`ScheduleActivityTask`, `StartTimer`, …) that the engine
+ * records in history; on replay the recorded results are returned instead of doing the work again.
+ *
+ * Rules: never import Node modules or activity implementations here (import activity *types* with
+ * `import type`); keep non-determinism in activities.
+ *
+ * @example
+ * import { proxyActivities, sleep, defineSignal, setHandler, condition } from '../../sdk/workflow/index.js';
+ * import type * as activities from './activities.js';
+ *
+ * const { reserveStock, charge, ship } = proxyActivities<typeof activities>({
+ *   startToCloseTimeout: '30s',
+ *   retry: { maximumAttempts: 5, nonRetryableErrorTypes: ['PaymentDeclined'] },
+ * });
+ * export const sellerPacked = defineSignal<[parcelId: string]>('sellerPacked');
+ *
+ * export async function order(input: { orderId: string }): Promise<string> {
+ *   let parcel: string | undefined;
+ *   setHandler(sellerPacked, (id) => void (parcel = id));
+ *   await reserveStock(input.orderId);
+ *   await charge(input.orderId);
+ *   if (!(await condition(() => parcel !== undefined, '48h'))) return 'seller timed out';
+ *   await sleep('1m');
+ *   return ship(input.orderId, parcel!);
+ * }
+ * @module
+ */
+import type { SearchAttributes } from '../../topics/schemas/common/v1-records.js';
+import { proxyActivities as proxyActivitiesImpl, type ActivityInterfaceFor, type ActivityOptions } from './activities.js';
+import { currentActivator } from './current-activator.js';
+import type { Duration } from './duration.js';
+import { uuid4From } from './prng.js';
+import { copyIntoRealm } from './realm-copy.js';
+import { defineSignal as defineSignalImpl, setHandler as setHandlerImpl, type SignalDefinition } from './signals.js';
+import { condition as conditionImpl, sleep as sleepImpl } from './timers.js';
+
+export type { ActivityInterfaceFor, ActivityOptions, RetryOptions } from './activities.js';
+export { CancellationScope, inWorkflowContext, type CancellationScopeOptions } from './cancellation-scope.js';
+export type { Duration } from './duration.js';
+export {
+  ActivityFailure,
+  ApplicationFailure,
+  CancelledFailure,
+  DeterminismViolationError,
+  FailureCode,
+  IllegalStateError,
+  isCancellation,
+  TimeoutFailure,
+  WorkflowFailure,
+  type ApplicationFailureOptions,
+  type TimeoutType,
+} from './errors.js';
+export type { SignalDefinition } from './signals.js';
+
+/**
+ * Typed stubs for activities: each call schedules the activity (`ScheduleActivityTask`, activity
+ * id = the activity sequence number, "1", "2", …) and resolves with its result, or rejects with an
+ * {@link ActivityFailure} whose `cause` says why (an `ApplicationFailure`, a `TimeoutFailure`, a
+ * `CancelledFailure`). Safe to call at module level; calls must happen inside a workflow.
+ *
+ * @param options timeouts (ms or `'10s'`; `startToCloseTimeout` or `scheduleToCloseTimeout` is
+ *   required), retry policy and task queue shared by the returned stubs
+ * @throws TypeError for missing timeouts or malformed durations
+ * @example
+ * const { charge } = proxyActivities<typeof activities>({ startToCloseTimeout: '10s' });
+ * const receipt = await charge(orderId, amount);
+ */
+export function proxyActivities<A extends object = Record<string, (...args: never[]) => unknown>>(
+  options: ActivityOptions,
+): ActivityInterfaceFor<A> {
+  return proxyActivitiesImpl<A>(options);
+}
+
+/**
+ * Waits durably (`StartTimer` / `TimerFired`): the run holds no worker while it sleeps and the
+ * wait survives restarts. Rejects with a {@link CancelledFailure} if its scope is cancelled.
+ * @param duration ms or a string such as `'10s'`, `'48h'` (at least 1 ms)
+ * @example
+ * await sleep('2 days');
+ */
+export function sleep(duration: Duration): Promise<void> {
+  return sleepImpl(duration);
+}
+
+/**
+ * Waits until `fn()` returns true, re-checked whenever the workflow's state may have changed
+ * (signals, results, timers). With a `timeout`, resolves `false` if it elapsed first (a durable
+ * timer, cancelled when the condition wins). `fn` must be synchronous and side-effect free.
+ * @example
+ * const approved = await condition(() => state.approved, '24h');
+ */
+export function condition(fn: () => boolean, timeout?: Duration): Promise<boolean> {
+  return conditionImpl(fn, timeout);
+}
+
+/**
+ * Names a signal. Call at module level and export it so clients can use the same definition.
+ * @example
+ * export const addGuests = defineSignal<[count: number]>('addGuests');
+ */
+export function defineSignal<Args extends unknown[] = [], Name extends string = string>(
+  name: Name,
+): SignalDefinition<Args, Name> {
+  return defineSignalImpl<Args, Name>(name);
+}
+
+/**
+ * Handles a signal (`undefined` removes the handler). Signals received before a handler is set are
+ * buffered and delivered, in order, as soon as it is set. A handler that throws a
+ * {@link WorkflowFailure} fails the run; any other error fails the workflow task.
+ * @example
+ * setHandler(addGuests, (count) => void (guests += count));
+ */
+export function setHandler<Args extends unknown[]>(
+  signal: SignalDefinition<Args>,
+  handler: ((...args: Args) => void | Promise<void>) | undefined,
+): void {
+  setHandlerImpl(signal, handler);
+}
+
+/** What {@link workflowInfo} returns. */
+export interface WorkflowInfo {
+  readonly workflowId: string;
+  readonly runId: string;
+  readonly workflowType: string;
+  readonly taskQueue: string;
+  readonly namespace: string;
+  /** 1 for the first attempt of the run. */
+  readonly attempt: number;
+  readonly startTime: Date;
+}
+
+/** Facts about the current run. */
+export function workflowInfo(): WorkflowInfo {
+  const { info } = currentActivator('workflowInfo');
+  return {
+    workflowId: info.workflowId,
+    runId: info.runId,
+    workflowType: info.workflowType,
+    taskQueue: info.taskQueue,
+    namespace: info.namespace,
+    attempt: info.attempt,
+    startTime: new Date(info.startTimeMs),
+  };
+}
+
+/**
+ * A random version-4 UUID that is the same on every replay (drawn from the run's seeded PRNG,
+ * the one behind `Math.random`). Use it for idempotency keys and ids created by the workflow.
+ */
+export function uuid4(): string {
+  return uuid4From(currentActivator('uuid4').random);
+}
+
+/**
+ * Adds or replaces search attributes of the run (`UpsertWorkflowSearchAttributes`), so the run
+ * can be found by them (`CustomerTier = 'gold'`).
+ * @example
+ * upsertSearchAttributes({ CustomerTier: { type: 'Keyword', value: 'gold' } });
+ */
+export function upsertSearchAttributes(searchAttributes: SearchAttributes): void {
+  const activator = currentActivator('upsertSearchAttributes');
+  // Copied now: what is recorded must not change if the caller mutates the object later.
+  activator.pushCommand({ type: 'UpsertWorkflowSearchAttributes', searchAttributes: copyIntoRealm(searchAttributes) });
+}

@@ -1,0 +1,42 @@
+/**
+ * First module of every workflow bundle. Evaluating it (before the user's workflow module, which
+ * the generated entry imports after it) reads the {@link HostBridge} the host installed, creates
+ * the run's {@link Activator}, makes the globals deterministic and installs the
+ * {@link SandboxRuntime} the host drives activations through.
+ * @module
+ */
+import { Activator, type WorkflowFunction } from './activator.js';
+import { HOST_BRIDGE_GLOBAL, SANDBOX_RUNTIME_GLOBAL, type HostBridge, type SandboxRuntime } from './bridge.js';
+import { ACTIVATOR_GLOBAL } from './current-activator.js';
+import { installDeterministicGlobals } from './sandbox-globals.js';
+
+const globals = globalThis as unknown as Record<string, unknown>;
+const host = globals[HOST_BRIDGE_GLOBAL] as HostBridge | undefined;
+if (host === undefined) {
+  throw new Error('the workflow bundle must be evaluated by a Logbook worker (no host bridge installed)');
+}
+// Workflow code has no business with the bridge: only the runtime keeps it.
+delete globals[HOST_BRIDGE_GLOBAL];
+
+const activator = new Activator(host);
+Object.defineProperty(globalThis, ACTIVATOR_GLOBAL, { value: activator, enumerable: false });
+installDeterministicGlobals(globalThis, activator);
+
+const runtime: SandboxRuntime = {
+  workflowTypes: () => [...activator.workflows.keys()],
+  prepare: (input) => activator.prepare(input),
+  activate: () => activator.activate(),
+  unblockConditions: () => activator.unblockConditions(),
+  hasBlockedConditions: () => activator.conditions.size > 0,
+  hasTaskFailure: () => activator.hasTaskFailure,
+  conclude: () => activator.conclude(),
+  dispose: () => activator.dispose(),
+};
+Object.defineProperty(globalThis, SANDBOX_RUNTIME_GLOBAL, { value: runtime, enumerable: false });
+
+/** Registers every function the user's workflow module exports as a workflow type. */
+export function registerWorkflows(module: Record<string, unknown>): void {
+  for (const [name, value] of Object.entries(module)) {
+    if (typeof value === 'function') activator.workflows.set(name, value as WorkflowFunction);
+  }
+}

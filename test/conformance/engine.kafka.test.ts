@@ -1,0 +1,4 @@
+import { describe } from 'node:test';
+import { engineConformance } from './engine-conformance.js';
+
+describe('the engine on the real Kafka broker', () => engineConformance('kafka'));

@@ -1,0 +1,83 @@
+/**
+ * An engine node (and optionally the example workers) in a process of its own, for tests that
+ * kill or stop processes. Configured by environment:
+ *   LOGBOOK_KAFKA_BROKERS, ENGINE_PREFIX, ENGINE_SHARDS, ENGINE_DATA, ENGINE_PORT,
+ *   ENGINE_ROLE = engine | workers | both, ENGINE_WORKER_GATEWAY (workers only: a gateway URL for history)
+ * Prints `READY <endpoint>` once serving.
+ */
+import { createServer } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import { Engine } from '../../gateway/engine.js';
+import { createHttpApp } from '../../gateway/http-app.js';
+import { EngineMetrics } from '../../gateway/metrics.js';
+import { engineHistoryFetcher, gatewayHistoryFetcher } from '../../gateway/engine-history-fetcher.js';
+import { topicCatalog } from '../../topics/catalog.js';
+import { openLog } from '../../topics/log/open-log.js';
+import { defaultDataConverter } from '../../topics/payload/index.js';
+import { SingleObjectSerde } from '../../topics/serde/index.js';
+import { Worker } from '../../sdk/worker/worker.js';
+import * as orderActivities from '../../examples/order/activities.js';
+import * as travelActivities from '../../examples/travel/activities.js';
+import type { HistoryFetcher } from '../../sdk/worker/workflow-worker.js';
+import type { WorkerConnection } from '../../sdk/worker/worker-connection.js';
+
+const env = (name: string, fallback?: string) => {
+  const value = process.env[name] ?? fallback;
+  if (value === undefined) throw new Error(`${name} is required`);
+  return value;
+};
+const brokers = env('LOGBOOK_KAFKA_BROKERS').split(',');
+const prefix = env('ENGINE_PREFIX');
+const shards = Number(env('ENGINE_SHARDS', '8'));
+const role = env('ENGINE_ROLE', 'both');
+const port = Number(env('ENGINE_PORT', '0'));
+
+async function startWorkers(connection: WorkerConnection, history: HistoryFetcher): Promise<Worker[]> {
+  const slow = Number(process.env.ENGINE_SLOW_ACTIVITY_MS ?? '0');
+  // ENGINE_SLOW_ACTIVITY_MS slows reserveStock down, so a test can kill a worker in the middle of it.
+  const delayed = {
+    ...orderActivities,
+    reserveStock: async (...args: Parameters<typeof orderActivities.reserveStock>) => {
+      if (slow) await new Promise((r) => setTimeout(r, slow));
+      return orderActivities.reserveStock(...args);
+    },
+  };
+  const workers = [
+    new Worker(connection, { taskQueue: 'orders', workflowsPath: fileURLToPath(new URL('../../examples/order/workflows.ts', import.meta.url)), activities: delayed, history }),
+    new Worker(connection, { taskQueue: 'travel', workflowsPath: fileURLToPath(new URL('../../examples/travel/workflows.ts', import.meta.url)), activities: travelActivities, history }),
+    new Worker(connection, { taskQueue: 'timers', workflowsPath: fileURLToPath(new URL('../workflows/timers.ts', import.meta.url)), history }),
+  ];
+  for (const w of workers) await w.start();
+  return workers;
+}
+
+if (role === 'workers') {
+  const log = await openLog({ kind: 'kafka', brokers });
+  const connection = { log, catalog: topicCatalog({ prefix, shards }), serde: new SingleObjectSerde(), dataConverter: defaultDataConverter };
+  await startWorkers(connection, gatewayHistoryFetcher(env('ENGINE_WORKER_GATEWAY')));
+  console.log('READY workers');
+} else {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
+  const endpoint = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  const metrics = new EngineMetrics(false);
+  const engine = await Engine.start({
+    log: { kind: 'kafka', brokers },
+    prefix,
+    shards,
+    dataDirectory: env('ENGINE_DATA'),
+    endpoint,
+    onShardEvent: (e) => console.log(`SHARD ${e.shard} ${e.kind}${e.error ? ` ${(e.error as Error).message}` : ''}`),
+  });
+  server.on('request', createHttpApp({ engine, metrics: metrics.registry, selfEndpoint: endpoint }));
+  if (role === 'both') await startWorkers(engine.workerConnection(), engineHistoryFetcher(engine));
+  console.log(`READY ${endpoint}`);
+  process.on('SIGTERM', async () => {
+    setTimeout(() => {
+      console.log('STOP timed out');
+      process.exit(1);
+    }, 15_000).unref();
+    await engine.stop().catch(() => undefined);
+    process.exit(0);
+  });
+}
