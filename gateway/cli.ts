@@ -1,7 +1,8 @@
 /**
  * The Logbook command line.
  *
- *   tsx gateway/cli.ts dev [--port 8233] [--data .data] [--shards 8] [--kafka host:port,…] [--no-worker]
+ *   tsx gateway/cli.ts dev [--port 8233] [--host 127.0.0.1] [--advertise URL] [--data .data] [--shards 8]
+ *                          [--kafka host:port,…] [--no-worker]
  *
  * `dev` runs one engine node with its HTTP gateway, UI and metrics, plus the example workers
  * (order and travel workflows), on the embedded log by default; `--kafka` (or LOGBOOK_KAFKA_BROKERS)
@@ -20,6 +21,8 @@ async function dev(argv: string[]): Promise<void> {
     args: argv,
     options: {
       port: { type: 'string', default: process.env.LOGBOOK_PORT ?? '8233' },
+      host: { type: 'string', default: process.env.LOGBOOK_HOST ?? '127.0.0.1' },
+      advertise: { type: 'string', default: process.env.LOGBOOK_ADVERTISED_URL ?? '' },
       data: { type: 'string', default: process.env.LOGBOOK_DATA ?? '.data' },
       shards: { type: 'string', default: process.env.LOGBOOK_SHARDS ?? '8' },
       kafka: { type: 'string', default: process.env.LOGBOOK_KAFKA_BROKERS ?? '' },
@@ -27,7 +30,8 @@ async function dev(argv: string[]): Promise<void> {
     },
   });
   const port = Number(values.port);
-  const endpoint = `http://127.0.0.1:${port}`;
+  // Other nodes forward reads to this URL: in a cluster it must be reachable from them.
+  const endpoint = values.advertise || `http://${values.host === '0.0.0.0' ? '127.0.0.1' : values.host}:${port}`;
   const data = resolve(values.data!);
   const kafka = values.kafka ? values.kafka.split(',') : undefined;
   const metrics = new EngineMetrics();
@@ -43,7 +47,7 @@ async function dev(argv: string[]): Promise<void> {
     },
   });
   const server = createServer(createHttpApp({ engine, metrics: metrics.registry, selfEndpoint: endpoint }));
-  await new Promise<void>((ready) => server.listen(port, '127.0.0.1', ready));
+  await new Promise<void>((ready) => server.listen(port, values.host, ready));
   const workers = values['no-worker'] ? [] : await startExampleWorkers(engine, metrics);
   console.log(`Logbook is running: gateway and UI on ${endpoint} (metrics on ${endpoint}/metrics)`);
   console.log(`Start an order:  curl -s -X POST ${endpoint}/api/v1/namespaces/default/workflows -H 'content-type: application/json' -d '{"workflowId":"order-1","workflowType":"order","taskQueue":"orders","args":[{"orderId":"1","sku":"book","quantity":1,"amountCents":2500,"phone":"+100","packTimeout":"1h","ratingDelay":"5s"}]}'`);
@@ -69,6 +73,6 @@ if (command === 'dev') {
     process.exit(1);
   });
 } else {
-  console.error('usage: logbook dev [--port 8233] [--data .data] [--shards 8] [--kafka host:port,…] [--no-worker]');
+  console.error('usage: logbook dev [--port 8233] [--host 127.0.0.1] [--advertise URL] [--data .data] [--shards 8] [--kafka host:port,…] [--no-worker]');
   process.exit(2);
 }

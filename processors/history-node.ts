@@ -53,10 +53,9 @@ export class HistoryNode {
     await this.consumer.start({
       onRebalanceStarted: () => this.processors.forEach((p) => p.suspend()),
       onRevoked: (shards) => shards.forEach((s) => this.enqueue(s, () => this.stopShard(s))),
-      onAssigned: (shards) => {
-        shards.forEach((s) => this.enqueue(s, () => this.startShard(s)));
-        this.processors.forEach((p) => p.resume());
-      },
+      onAssigned: (shards) => shards.forEach((s) => this.enqueue(s, () => this.startShard(s))),
+      // Shards this node kept go on once the rebalance is over (whether or not it gained any).
+      onRebalanceCompleted: () => this.processors.forEach((p) => p.resume()),
       onStopped: () => [...this.processors.keys()].forEach((s) => this.enqueue(s, () => this.stopShard(s))),
     });
   }

@@ -4,12 +4,15 @@ import { fileURLToPath } from 'node:url';
 import type { HistoryEvent } from '../../topics/schemas/history-event/index.js';
 import type { OrderResult } from '../../examples/order/workflows.js';
 import type { TripResult } from '../../examples/travel/workflows.js';
+import { Worker } from '../../sdk/worker/worker.js';
+import { engineHistoryFetcher } from '../../gateway/engine-history-fetcher.js';
 import { resultOf, startTestEngine, type TestEngine } from '../support/test-engine.js';
 import { uniqueName, waitFor } from '../support/test-env.js';
 
 /** Engine behaviour every backend must show, end to end: engine, workers, example workflows. */
 
 const TIMER_WORKFLOWS = fileURLToPath(new URL('../workflows/timers.ts', import.meta.url));
+const SIGNAL_RACE_WORKFLOWS = fileURLToPath(new URL('../workflows/signal-race.ts', import.meta.url));
 const types = (events: HistoryEvent[]) => events.map((e) => e.attributes.type);
 
 const order = (id: string, overrides: Record<string, unknown> = {}) => ({
@@ -71,11 +74,11 @@ export function engineConformance(backend: 'kafka' | 'embedded'): void {
     assert.deepEqual(result.compensationFailures.map((f) => f.step), ['cancelFlight']);
   });
 
-  test('a workflow sleeping 2 s is woken once, and not before 2 s have passed', async () => {
+  test('a workflow sleeping 5 s is woken once, and not before 5 s have passed', async () => {
     const id = uniqueName('sleeper');
-    const runId = await t.start('sleeper', 'timers', id, [2_000]);
+    const runId = await t.start('sleeper', 'timers', id, [5_000]);
     const result = resultOf<{ sleptMs: number }>(t.engine, await t.result(id));
-    assert.ok(result.sleptMs >= 2_000, `workflow time advanced ${result.sleptMs} ms`);
+    assert.ok(result.sleptMs >= 5_000, `workflow time advanced ${result.sleptMs} ms`);
     const history = await waitFor('the closed history', async () => {
       const events = await t.history(id, runId);
       return types(events).at(-1) === 'WorkflowExecutionCompleted' ? events : undefined;
@@ -83,6 +86,29 @@ export function engineConformance(backend: 'kafka' | 'embedded'): void {
     const started = history.find((e) => e.attributes.type === 'TimerStarted')!;
     const fired = history.filter((e) => e.attributes.type === 'TimerFired');
     assert.equal(fired.length, 1);
-    assert.ok(fired[0]!.eventTime - started.eventTime >= 2_000, `fired after ${fired[0]!.eventTime - started.eventTime} ms`);
+    assert.ok(fired[0]!.eventTime - started.eventTime >= 5_000, `fired after ${fired[0]!.eventTime - started.eventTime} ms`);
+  });
+
+  test('a signal sent while the workflow task that completes the run is in flight is delivered, not lost', async () => {
+    const id = uniqueName('race');
+    const queue = uniqueName('race-queue');
+    // No worker yet: the first workflow task stays in flight while the signal arrives.
+    const runId = await t.start('collectNotes', queue, id, []);
+    await t.signal(id, 'note', ['hello']);
+    await waitFor('the signal to be buffered', async () => ((await t.engine.describe('default', id))?.bufferedEvents.length ?? 0) > 0);
+    const worker = new Worker(t.engine.workerConnection(), { taskQueue: queue, workflowsPath: SIGNAL_RACE_WORKFLOWS, history: engineHistoryFetcher(t.engine) });
+    await worker.start();
+    try {
+      assert.deepEqual(resultOf<string[]>(t.engine, await t.result(id)), ['hello']);
+      const history = await waitFor('the closed history', async () => {
+        const events = await t.history(id, runId);
+        return types(events).at(-1) === 'WorkflowExecutionCompleted' ? events : undefined;
+      });
+      const failed = history.find((e) => e.attributes.type === 'WorkflowTaskFailed');
+      assert.equal(failed?.attributes.type === 'WorkflowTaskFailed' && failed.attributes.cause, 'UnhandledCommand');
+      assert.ok(types(history).indexOf('WorkflowExecutionSignaled') > history.indexOf(failed!), 'the signal follows the rejected completion');
+    } finally {
+      await worker.stop(1_000);
+    }
   });
 }

@@ -135,6 +135,8 @@ export interface AssignmentListener {
    * `seek` sets its positions.
    */
   onAssigned(partitions: readonly number[], generation: number): void;
+  /** A rebalance ended (after any onRevoked/onAssigned of it): partitions kept may go on. */
+  onRebalanceCompleted?(): void;
   /** The consumer stopped for good (for example it crashed without a retry); every partition is lost. */
   onStopped?(error?: unknown): void;
 }

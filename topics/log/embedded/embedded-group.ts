@@ -114,6 +114,7 @@ export class EmbeddedGroupConsumer implements GroupConsumer {
     }
     if (revoked.length > 0) this.listener?.onRevoked(revoked);
     if (added.length > 0) this.listener?.onAssigned(added, generation);
+    this.listener?.onRebalanceCompleted?.();
     this.wake.dispatchEvent(new Event('change'));
   }
 

@@ -166,6 +166,7 @@ export class KafkaGroupConsumer implements GroupConsumer {
     }
     if (revoked.length > 0) this.listener?.onRevoked(revoked);
     if (added.length > 0) this.listener?.onAssigned(added, this.generation);
+    this.listener?.onRebalanceCompleted?.();
   }
 
   private onBatch({ batch, resolveOffset }: EachBatchPayload): void {

@@ -1,0 +1,53 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { waitFor } from '../support/test-env.js';
+
+const CLI = fileURLToPath(new URL('../../gateway/cli.ts', import.meta.url));
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as { port: number };
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
+test("the README's run command starts the dev server, and its curl lines start an order, signal it and show its history", async () => {
+  const port = await freePort();
+  const data = await mkdtemp(join(tmpdir(), 'logbook-dev-'));
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'dev', '--port', String(port), '--data', data], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+  const api = `http://127.0.0.1:${port}/api/v1/namespaces/default/workflows`;
+  try {
+    await waitFor('the dev server to be ready', () => output.includes('Logbook is running'), 60_000);
+    const json = { 'content-type': 'application/json' };
+    const start = await fetch(api, { method: 'POST', headers: json, body: JSON.stringify({ workflowId: 'order-1', workflowType: 'order', taskQueue: 'orders', args: [{ orderId: '1', sku: 'book', quantity: 1, amountCents: 2500, phone: '+100', packTimeout: '1h', ratingDelay: '1s' }] }) });
+    assert.equal(start.status, 201, await start.clone().text());
+    await waitFor('the order to wait for the seller', async () => JSON.stringify(await (await fetch(`${api}/order-1/history`)).json()).includes('TimerStarted'), 30_000);
+    const signal = await fetch(`${api}/order-1/signals/sellerPacked`, { method: 'POST', headers: json, body: JSON.stringify({ args: [{ parcelId: 'p-1' }] }) });
+    assert.equal(signal.status, 202, await signal.clone().text());
+    const result = (await (await fetch(`${api}/order-1/result?timeout=30s`)).json()) as { status: string; result: { status: string } };
+    assert.equal(result.status, 'Completed');
+    assert.equal(result.result.status, 'shipped');
+    const history = (await (await fetch(`${api}/order-1/history`)).json()) as { events: Array<{ attributes: { type: string } }> };
+    assert.ok(history.events.some((e) => e.attributes.type === 'WorkflowExecutionSignaled'));
+    const missing = await fetch(`${api}/no-such-workflow/signals/x`, { method: 'POST', headers: json, body: '{}' });
+    assert.equal(missing.status, 404, 'signalling an unknown workflow is a 404 with a message');
+    const bad = await fetch(api, { method: 'POST', headers: json, body: JSON.stringify({ workflowId: 'x' }) });
+    assert.equal(bad.status, 400);
+    assert.match(((await bad.json()) as { message: string }).message, /workflowType/);
+    assert.match(await (await fetch(`http://127.0.0.1:${port}/metrics`)).text(), /logbook_workflow_completions_total\{workflow_type="order",status="Completed"\} 1/);
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((r) => child.once('exit', r));
+    await rm(data, { recursive: true, force: true });
+  }
+});
