@@ -15,6 +15,7 @@ import { Engine } from './engine.js';
 import { createHttpApp } from './http-app.js';
 import { EngineMetrics } from './metrics.js';
 import { startExampleWorkers } from './example-workers.js';
+import { startShardLagSampler } from './shard-lag-sampler.js';
 
 async function dev(argv: string[]): Promise<void> {
   const { values } = parseArgs({
@@ -49,6 +50,7 @@ async function dev(argv: string[]): Promise<void> {
   const server = createServer(createHttpApp({ engine, metrics: metrics.registry, selfEndpoint: endpoint }));
   await new Promise<void>((ready) => server.listen(port, values.host, ready));
   const workers = values['no-worker'] ? [] : await startExampleWorkers(engine, metrics);
+  const stopLagSampler = startShardLagSampler(engine, metrics);
   console.log(`Logbook is running: gateway and UI on ${endpoint} (metrics on ${endpoint}/metrics)`);
   console.log(`Start an order:  curl -s -X POST ${endpoint}/api/v1/namespaces/default/workflows -H 'content-type: application/json' -d '{"workflowId":"order-1","workflowType":"order","taskQueue":"orders","args":[{"orderId":"1","sku":"book","quantity":1,"amountCents":2500,"phone":"+100","packTimeout":"1h","ratingDelay":"5s"}]}'`);
 
@@ -57,6 +59,7 @@ async function dev(argv: string[]): Promise<void> {
     if (stopping) return;
     stopping = true;
     console.log('stopping…');
+    stopLagSampler();
     await Promise.all(workers.map((w) => w.stop(5_000)));
     server.close();
     await engine.stop();

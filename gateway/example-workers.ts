@@ -10,20 +10,25 @@ import type { EngineMetrics } from './metrics.js';
 export async function startExampleWorkers(engine: Engine, metrics: EngineMetrics): Promise<Worker[]> {
   const connection = engine.workerConnection();
   const history = engineHistoryFetcher(engine);
+  const hooks = {
+    onWorkflowTask: (e: Parameters<EngineMetrics['recordWorkflowTask']>[0]) => metrics.recordWorkflowTask(e),
+    onActivity: (e: Parameters<EngineMetrics['recordActivity']>[0]) => metrics.recordActivity(e),
+    onLag: (topic: string, partition: number, lag: number) => metrics.lag.set({ topic, partition: String(partition) }, lag),
+  };
   const workers = [
     new Worker(connection, {
       taskQueue: 'orders',
       workflowsPath: fileURLToPath(new URL('../examples/order/workflows.ts', import.meta.url)),
       activities: orderActivities,
       history,
-      onWorkflowTask: (e) => metrics.recordWorkflowTask(e),
+      ...hooks,
     }),
     new Worker(connection, {
       taskQueue: 'travel',
       workflowsPath: fileURLToPath(new URL('../examples/travel/workflows.ts', import.meta.url)),
       activities: travelActivities,
       history,
-      onWorkflowTask: (e) => metrics.recordWorkflowTask(e),
+      ...hooks,
     }),
   ];
   for (const worker of workers) await worker.start();

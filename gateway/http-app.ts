@@ -61,6 +61,34 @@ export function createHttpApp(options: HttpAppOptions): Express {
     res.status(reply.kind === 'StartAccepted' ? 201 : 200).json({ workflowId: body.workflowId, runId: reply.runId, started: reply.kind === 'StartAccepted' });
   });
 
+  app.post(`${API}/:workflowId/signal-with-start`, async (req, res) => {
+    const { namespace, workflowId } = ids(req);
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    const start = badInput(() =>
+      startRequest(
+        {
+          namespace,
+          workflowId,
+          workflowType: requireString(body.workflowType, 'workflowType'),
+          taskQueue: requireString(body.taskQueue, 'taskQueue'),
+          args: optionalArray(body.args, 'args'),
+          ...pick(body, ['workflowIdConflictPolicy', 'workflowIdReusePolicy', 'workflowExecutionTimeout', 'workflowRunTimeout', 'workflowTaskTimeout']),
+        },
+        engine.dataConverter,
+        'http-gateway',
+      ),
+    );
+    const signalInput = optionalArray(body.signalArgs, 'signalArgs').map((a) => engine.dataConverter.toPayload(a));
+    const command = engine.client.envelope(
+      namespace,
+      workflowId,
+      { type: 'SignalWithStartWorkflowExecution', start, signalName: requireString(body.signalName, 'signalName'), signalInput, signalHeader: {} },
+      typeof body.requestId === 'string' ? { requestId: body.requestId } : {},
+    );
+    const reply = await replyOrThrow(await engine.client.send(command, { awaitReply: true }));
+    res.status(reply.kind === 'StartAccepted' ? 201 : 200).json({ workflowId, runId: reply.runId, started: reply.kind === 'StartAccepted' });
+  });
+
   app.post(`${API}/:workflowId/signals/:signalName`, async (req, res) => {
     const { namespace, workflowId } = ids(req);
     const body = (req.body ?? {}) as Record<string, unknown>;

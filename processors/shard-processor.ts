@@ -98,6 +98,11 @@ export class ShardProcessor {
     this.store = undefined;
   }
 
+  /** The next input offsets committed so far (for lag monitoring). */
+  inputPositions(): Readonly<Record<string, number>> {
+    return this.positions;
+  }
+
   /** Holds new batches (a rebalance started) until `resume`. */
   suspend(): void {
     this.suspended = true;

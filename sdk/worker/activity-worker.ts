@@ -20,6 +20,19 @@ export interface ActivityWorkerOptions {
   readonly identity: string;
   /** Minimum interval between heartbeats sent to the engine; default 1 s. */
   readonly heartbeatThrottleMs?: number;
+  /** Observability hook (metrics): one call per finished attempt. */
+  readonly onActivity?: (event: ActivityEvent) => void;
+  readonly onLag?: (topic: string, partition: number, lag: number) => void;
+}
+
+/** What an activity attempt did, for metrics. */
+export interface ActivityEvent {
+  readonly activityType: string;
+  readonly attempt: number;
+  readonly durationMs: number;
+  /** From the attempt being scheduled to this worker starting it. */
+  readonly scheduleToStartMs: number;
+  readonly outcome: 'completed' | 'failed' | 'canceled';
 }
 
 /**
@@ -54,6 +67,7 @@ export class ActivityWorker {
       maxConcurrent: this.options.maxConcurrentActivities ?? 100,
       ordered: false,
       handle: (record) => this.run(record),
+      ...(this.options.onLag ? { onLag: this.options.onLag } : {}),
     });
     // Every worker must see every cancellation: a group of its own.
     this.control = new TaskConsumer({
@@ -90,15 +104,21 @@ export class ActivityWorker {
     const limit = task.startToCloseTimeoutMs ?? task.scheduleToCloseTimeoutMs;
     const timer = limit ? setTimeout(() => abort.abort(new LogbookError('ACTIVITY_TIMED_OUT', `start-to-close of ${limit} ms elapsed`)), limit) : undefined;
     let lastDetails: unknown;
+    const started = Date.now();
+    const report = (outcome: ActivityEvent['outcome']) =>
+      this.options.onActivity?.({ activityType: task.activityType, attempt: task.attempt, durationMs: Date.now() - started, scheduleToStartMs: started - task.currentAttemptScheduledTime, outcome });
     try {
       const result = await this.invoke(task, abort, (details) => (lastDetails = details));
       await this.commands.write(run, { type: 'ActivityTaskCompleted', ...ref, result: this.connection.dataConverter.toPayload(result) });
+      report('completed');
     } catch (error) {
       const details = lastDetails === undefined ? null : this.connection.dataConverter.toPayload(lastDetails);
       if (abort.signal.aborted && this.cancelled.has(key)) {
         await this.commands.write(run, { type: 'ActivityTaskCanceled', ...ref, details });
+        report('canceled');
       } else {
         await this.commands.write(run, { type: 'ActivityTaskFailed', ...ref, failure: toFailure(error), lastHeartbeatDetails: details });
+        report('failed');
       }
     } finally {
       clearTimeout(timer);

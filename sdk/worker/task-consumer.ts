@@ -15,7 +15,11 @@ export interface TaskConsumerOptions {
   readonly ordered: boolean;
   readonly handle: (record: LogRecord, signal: AbortSignal) => Promise<void>;
   readonly onError?: (error: unknown, record: LogRecord) => void;
+  /** Records behind on each owned partition, sampled every LAG_SAMPLE_MS. */
+  readonly onLag?: (topic: string, partition: number, lag: number) => void;
 }
+
+const LAG_SAMPLE_MS = 5_000;
 
 /**
  * Consumes one task topic as a member of the queue's worker group. Each assigned partition resumes
@@ -32,6 +36,8 @@ export class TaskConsumer {
   private readonly active = new Set<Promise<void>>();
   private stopping = false;
   private readonly commitTimers = new Map<number, NodeJS.Timeout>();
+  private readonly startPositions = new Map<number, number>();
+  private lagTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: TaskConsumerOptions) {}
 
@@ -43,6 +49,16 @@ export class TaskConsumer {
       onRevoked: (partitions) => partitions.forEach((p) => this.stopPartition(p)),
       onAssigned: (partitions) => partitions.forEach((p) => void this.startPartition(p)),
     });
+    if (this.options.onLag) this.lagTimer = setInterval(() => void this.sampleLag(), LAG_SAMPLE_MS).unref();
+  }
+
+  private async sampleLag(): Promise<void> {
+    const { log, topic, onLag } = this.options;
+    for (const [partition, tracker] of this.trackers) {
+      const end = await log.endOffset(topic, partition).catch(() => undefined);
+      const position = tracker.committable() ?? this.startPositions.get(partition);
+      if (end !== undefined && position !== undefined) onLag!(topic, partition, Math.max(0, end - position));
+    }
   }
 
   /**
@@ -51,6 +67,7 @@ export class TaskConsumer {
    */
   async stop(graceMs = 10_000): Promise<void> {
     this.stopping = true;
+    clearInterval(this.lagTimer);
     for (const p of [...this.loops.keys()]) this.stopPartition(p, false);
     await Promise.race([Promise.all([...this.active]), new Promise((r) => setTimeout(r, graceMs).unref())]);
     for (const timer of this.commitTimers.values()) clearTimeout(timer);
@@ -64,6 +81,7 @@ export class TaskConsumer {
     const positions = await consumer.committedPositions(partition);
     if (!consumer.assignment().includes(partition) || this.stopping) return;
     consumer.seek(partition, positions);
+    this.startPositions.set(partition, positions[this.options.topic] ?? 0);
     const tracker = new OffsetTracker();
     this.trackers.set(partition, tracker);
     const abort = new AbortController();

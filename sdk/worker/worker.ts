@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import { ActivityWorker, type ActivityFunction } from './activity-worker.js';
+import { ActivityWorker, type ActivityEvent, type ActivityFunction } from './activity-worker.js';
 import type { WorkerConnection } from './worker-connection.js';
 import { WorkflowWorker, type HistoryFetcher } from './workflow-worker.js';
 
@@ -17,6 +17,9 @@ export interface WorkerOptions {
   readonly maxConcurrentWorkflowTasks?: number;
   readonly maxCachedWorkflows?: number;
   readonly onWorkflowTask?: (event: { cacheHit: boolean; replayMs: number; result: string }) => void;
+  readonly onActivity?: (event: ActivityEvent) => void;
+  /** Records behind on this worker's task-topic partitions, sampled every few seconds. */
+  readonly onLag?: (topic: string, partition: number, lag: number) => void;
 }
 
 /**
@@ -49,6 +52,7 @@ export class Worker {
         ...(options.maxCachedWorkflows ? { maxCachedWorkflows: options.maxCachedWorkflows } : {}),
         ...(options.maxConcurrentWorkflowTasks ? { maxConcurrentWorkflowTasks: options.maxConcurrentWorkflowTasks } : {}),
         ...(options.onWorkflowTask ? { onTask: options.onWorkflowTask } : {}),
+        ...(options.onLag ? { onLag: options.onLag } : {}),
       });
     }
     if (options.activities) {
@@ -58,6 +62,8 @@ export class Worker {
         activities: options.activities,
         identity,
         ...(options.maxConcurrentActivities ? { maxConcurrentActivities: options.maxConcurrentActivities } : {}),
+        ...(options.onActivity ? { onActivity: options.onActivity } : {}),
+        ...(options.onLag ? { onLag: options.onLag } : {}),
       });
     }
     if (!this.workflows && !this.activities) throw new TypeError('a worker needs workflowsPath, activities, or both');

@@ -39,6 +39,7 @@ export interface WorkflowWorkerOptions {
   readonly deadlockTimeoutMs?: number;
   /** Observability hooks (metrics). */
   readonly onTask?: (event: { cacheHit: boolean; replayMs: number; result: WorkflowTaskResult['type'] }) => void;
+  readonly onLag?: (topic: string, partition: number, lag: number) => void;
 }
 
 /**
@@ -73,6 +74,7 @@ export class WorkflowWorker {
       maxConcurrent: this.options.maxConcurrentWorkflowTasks ?? 10,
       ordered: true,
       handle: (record) => this.process(record),
+      ...(this.options.onLag ? { onLag: this.options.onLag } : {}),
     });
     await this.tasks.start();
   }

@@ -1,0 +1,106 @@
+import { LogbookError } from '../../topics/errors.js';
+
+/** A failed call to the gateway: the engine's stable code, its message and the HTTP status. */
+export class WorkflowClientError extends LogbookError {
+  constructor(
+    code: string,
+    message: string,
+    readonly status: number,
+  ) {
+    super(code, message, { retriable: status === 503 || status === 429 || status === 504 });
+  }
+}
+
+/** Options of a start (durations in ms or strings like `'30s'`). */
+export interface ClientStartOptions {
+  readonly workflowId: string;
+  readonly taskQueue: string;
+  readonly args?: readonly unknown[];
+  readonly requestId?: string;
+  readonly workflowIdConflictPolicy?: 'Fail' | 'UseExisting' | 'TerminateExisting';
+  readonly workflowIdReusePolicy?: 'AllowDuplicate' | 'AllowDuplicateFailedOnly' | 'RejectDuplicate';
+  readonly workflowExecutionTimeout?: number | string;
+  readonly workflowRunTimeout?: number | string;
+  readonly workflowTaskTimeout?: number | string;
+}
+
+/** How a run closed, and its result or failure. */
+export interface WorkflowOutcome<T = unknown> {
+  readonly runId: string;
+  readonly status: string;
+  readonly result: T | null;
+  readonly failure: { message: string; code: string } | null;
+}
+
+/** A handle on one workflow (its current run unless `runId` is given). */
+export interface WorkflowHandle {
+  readonly workflowId: string;
+  readonly runId: string | undefined;
+  signal(signalName: string, ...args: unknown[]): Promise<void>;
+  cancel(reason?: string): Promise<void>;
+  terminate(reason?: string): Promise<void>;
+  /** The run's mutable state: status, pending activities and timers, buffered events. */
+  describe(): Promise<Record<string, unknown>>;
+  /** The run's events in order. */
+  fetchHistory(): Promise<Array<{ eventId: number; eventTime: number; attributes: { type: string } & Record<string, unknown> }>>;
+  /** Waits for the run to close (up to `timeout`) and returns how it closed. */
+  result<T = unknown>(timeout?: string): Promise<WorkflowOutcome<T>>;
+}
+
+/**
+ * The client Temporal users know, over the gateway's HTTP API: start, signalWithStart, and handles
+ * to signal, cancel, terminate, describe, fetch history and await the result.
+ *
+ * @example
+ * const client = new WorkflowClient({ address: 'http://127.0.0.1:8233' });
+ * const handle = await client.start('order', { workflowId: 'order-1', taskQueue: 'orders', args: [order] });
+ * await handle.signal('sellerPacked', { parcelId: 'p-1' });
+ * const { status, result } = await handle.result('60s');
+ */
+export class WorkflowClient {
+  private readonly base: string;
+
+  constructor(options: { address?: string; namespace?: string } = {}) {
+    this.base = `${options.address ?? 'http://127.0.0.1:8233'}/api/v1/namespaces/${encodeURIComponent(options.namespace ?? 'default')}/workflows`;
+  }
+
+  /** Starts a workflow; with conflict policy UseExisting the handle may point at an existing run. */
+  async start(workflowType: string, options: ClientStartOptions): Promise<WorkflowHandle> {
+    const { runId } = await this.call<{ runId: string }>('POST', '', { ...options, workflowType });
+    return this.getHandle(options.workflowId, runId);
+  }
+
+  /** Signals the workflow, starting it first if no run is open. */
+  async signalWithStart(workflowType: string, options: ClientStartOptions & { signal: string; signalArgs?: readonly unknown[] }): Promise<WorkflowHandle> {
+    const { signal, signalArgs, ...start } = options;
+    const { runId } = await this.call<{ runId: string }>('POST', `/${encodeURIComponent(options.workflowId)}/signal-with-start`, { ...start, workflowType, signalName: signal, signalArgs: signalArgs ?? [] });
+    return this.getHandle(options.workflowId, runId);
+  }
+
+  /** A handle on an existing workflow. */
+  getHandle(workflowId: string, runId?: string): WorkflowHandle {
+    const path = `/${encodeURIComponent(workflowId)}`;
+    const run = runId ? { runId } : {};
+    return {
+      workflowId,
+      runId,
+      signal: async (name, ...args) => void (await this.call('POST', `${path}/signals/${encodeURIComponent(name)}`, { ...run, args })),
+      cancel: async (reason) => void (await this.call('POST', `${path}/cancel`, { ...run, reason })),
+      terminate: async (reason) => void (await this.call('POST', `${path}/terminate`, { ...run, reason })),
+      describe: () => this.call('GET', path),
+      fetchHistory: async () => (await this.call<{ events: [] }>('GET', `${path}/history${runId ? `?runId=${encodeURIComponent(runId)}` : ''}`)).events,
+      result: (timeout = '60s') => this.call('GET', `${path}/result?timeout=${encodeURIComponent(timeout)}${runId ? `&runId=${encodeURIComponent(runId)}` : ''}`),
+    };
+  }
+
+  private async call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const response = await fetch(`${this.base}${path}`, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const json = (await response.json().catch(() => ({}))) as { code?: string; message?: string };
+    if (!response.ok) throw new WorkflowClientError(json.code ?? 'HTTP_ERROR', json.message ?? `HTTP ${response.status}`, response.status);
+    return json as T;
+  }
+}
