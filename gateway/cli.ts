@@ -16,6 +16,7 @@ import { createHttpApp } from './http-app.js';
 import { EngineMetrics } from './metrics.js';
 import { startExampleWorkers } from './example-workers.js';
 import { startShardLagSampler } from './shard-lag-sampler.js';
+import { stopTaskBridges } from './task-endpoints/task-bridges.js';
 
 async function dev(argv: string[]): Promise<void> {
   const { values } = parseArgs({
@@ -62,6 +63,7 @@ async function dev(argv: string[]): Promise<void> {
     stopLagSampler();
     await Promise.all(workers.map((w) => w.stop(5_000)));
     server.close();
+    await stopTaskBridges(engine);
     await engine.stop();
     process.exit(0);
   };

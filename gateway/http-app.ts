@@ -9,6 +9,7 @@ import { ShardUnavailableError } from './engine.js';
 import { errorHandler, HttpError, optionalArray, requireString } from './http-errors.js';
 import { toJsonView } from './json-views.js';
 import { UI_HTML } from './ui.js';
+import { taskRoutes } from './task-endpoints/task-routes.js';
 
 /** What the HTTP app serves. */
 export interface HttpAppOptions {
@@ -141,6 +142,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
     res.json(req.query.raw ? { events: events.map(rawView) } : { runId, events: toJsonView(events, engine.dataConverter) });
   }));
 
+  app.use(taskRoutes(engine));
   app.use((req, _res, next) => next(new HttpError(404, 'NOT_FOUND', `no route for ${req.method} ${req.path}`)));
   app.use(errorHandler);
   return app;

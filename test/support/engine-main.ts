@@ -21,6 +21,10 @@ import * as travelActivities from '../../examples/travel/activities.js';
 import type { HistoryFetcher } from '../../sdk/worker/workflow-worker.js';
 import type { WorkerConnection } from '../../sdk/worker/worker-connection.js';
 
+// The test that started this process holds our stdin; when it goes away, so do we.
+process.stdin.on('end', () => process.exit(1));
+process.stdin.resume();
+
 const env = (name: string, fallback?: string) => {
   const value = process.env[name] ?? fallback;
   if (value === undefined) throw new Error(`${name} is required`);

@@ -17,7 +17,8 @@ export interface EngineProcess {
 
 /** Starts `test/support/engine-main.ts` with the given environment and waits for its READY line. */
 export async function startEngineProcess(env: Record<string, string>, timeoutMs = 90_000): Promise<EngineProcess> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', MAIN], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // stdin is a pipe the child watches: if this test process dies, the child exits too.
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', MAIN], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
   const output: string[] = [];
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const endpoint = await new Promise<string>((resolve, reject) => {

@@ -1,0 +1,168 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { workflowKey } from '../../topics/catalog.js';
+import type { Producer } from '../../topics/log/log.js';
+import type { ActivityTask } from '../../topics/schemas/activity-task/index.js';
+import type { CommandBody } from '../../topics/schemas/command/index.js';
+import type { WorkflowTask } from '../../topics/schemas/workflow-task/index.js';
+import { activityTaskCodec, commandCodec, EncodeError, workflowTaskCodec } from '../../topics/serde/index.js';
+import { ensureTaskTopics } from '../../topics/topic-setup.js';
+import type { Engine } from '../engine.js';
+import { HttpError } from '../http-errors.js';
+import { CancellationWatch } from './cancellation-watch.js';
+import { TaskBridge } from './task-bridge.js';
+import type { TaskKind, TaskTokenData } from './task-token.js';
+
+/** A bridge no poller has used for this long leaves the worker group, so Kafka workers get its partitions. */
+const IDLE_MS = 60_000;
+
+interface Stoppable {
+  readonly lastUsed: number;
+  stop(): Promise<void>;
+}
+
+/**
+ * The gateway's task bridges, one per (namespace, task queue, kind), created on first use, plus a
+ * cancellation watch per queue and the producer that writes claims and results. One per engine.
+ */
+export class TaskBridges {
+  private readonly entries = new Map<string, Promise<Stoppable & { alive?: boolean; quiet?: boolean }>>();
+  private producer: Promise<Producer> | undefined;
+  private readonly sweeper: NodeJS.Timeout;
+  /** This gateway's name as a member of the worker groups. */
+  readonly identity = `http-bridge-${process.pid}@${hostname()}-${randomUUID().slice(0, 8)}`;
+
+  constructor(private readonly engine: Engine) {
+    this.sweeper = setInterval(() => void this.sweep(), IDLE_MS / 4);
+    this.sweeper.unref();
+  }
+
+  workflow(namespace: string, taskQueue: string): Promise<TaskBridge<WorkflowTask>> {
+    const { serde, catalog } = this.engine;
+    return this.bridge('workflow', namespace, taskQueue, async () =>
+      new TaskBridge<WorkflowTask>({
+        log: this.engine.log,
+        topic: catalog.taskTopics(namespace, taskQueue).workflow,
+        groupId: `${catalog.prefix}-workflow-workers-${namespace}-${taskQueue}`,
+        identity: this.identity,
+        decode: (value) => serde.decode(workflowTaskCodec, value),
+      }),
+    );
+  }
+
+  async activity(namespace: string, taskQueue: string): Promise<TaskBridge<ActivityTask>> {
+    const { serde, catalog } = this.engine;
+    // Watch cancellations from the first poll on, so the first heartbeat can already see them.
+    (await this.cancellations(namespace, taskQueue)).lastUsed = Date.now();
+    return this.bridge('activity', namespace, taskQueue, async () =>
+      new TaskBridge<ActivityTask>({
+        log: this.engine.log,
+        topic: catalog.taskTopics(namespace, taskQueue).activity,
+        groupId: `${catalog.prefix}-activity-workers-${namespace}-${taskQueue}`,
+        identity: this.identity,
+        decode: (value) => serde.decode(activityTaskCodec, value),
+      }),
+    );
+  }
+
+  cancellations(namespace: string, taskQueue: string): Promise<CancellationWatch> {
+    const { catalog, log, serde } = this.engine;
+    return this.lazily(`control/${namespace}/${taskQueue}`, namespace, taskQueue, async () => {
+      // A group per watch: it remembers cancellations in memory only, so a new watch reads the topic from the start.
+      const watch = new CancellationWatch({ log, serde, topic: catalog.taskTopics(namespace, taskQueue).control, groupId: `${catalog.prefix}-activity-control-${this.identity}-${randomUUID().slice(0, 8)}`, identity: this.identity });
+      await watch.start();
+      return watch;
+    });
+  }
+
+  /** Releases a finished task's record on the bridge that handed it out (a no-op on another node). */
+  async finish(token: TaskTokenData): Promise<void> {
+    const entry = this.entries.get(`${token.kind}/${token.namespace}/${token.taskQueue}`);
+    const bridge = (await entry?.catch(() => undefined)) as TaskBridge<unknown> | undefined;
+    bridge?.finish(token.partition, token.offset);
+  }
+
+  /**
+   * Writes a claim or result for a run to the command topic. A body that does not fit the command
+   * schema is the worker's mistake: a 400 naming the offending field path.
+   */
+  async write(run: { namespace: string; workflowId: string; runId: string }, body: CommandBody): Promise<void> {
+    const { catalog, serde, log } = this.engine;
+    const command = { requestId: randomUUID(), namespace: run.namespace, workflowId: run.workflowId, runId: run.runId, replyTo: null, body };
+    let value: Buffer;
+    try {
+      value = await serde.encode(commandCodec, command, catalog.commands);
+    } catch (error) {
+      if (error instanceof EncodeError) throw new HttpError(400, 'INVALID_ARGUMENT', `${body.type}: ${error.message}`);
+      throw error;
+    }
+    this.producer ??= log.producer();
+    await (await this.producer).send([{ topic: catalog.commands, key: workflowKey(run.namespace, run.workflowId), value }]);
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.sweeper);
+    const all = [...this.entries.values()];
+    this.entries.clear();
+    await Promise.all(all.map(async (e) => (await e.catch(() => undefined))?.stop()));
+    await (await this.producer?.catch(() => undefined))?.close();
+  }
+
+  private bridge<T>(kind: TaskKind, namespace: string, taskQueue: string, create: () => Promise<TaskBridge<T>>): Promise<TaskBridge<T>> {
+    return this.lazily(`${kind}/${namespace}/${taskQueue}`, namespace, taskQueue, async () => {
+      const bridge = await create();
+      await bridge.start();
+      return bridge;
+    });
+  }
+
+  private async lazily<T extends Stoppable>(key: string, namespace: string, taskQueue: string, create: () => Promise<T>): Promise<T> {
+    const existing = this.entries.get(key) as Promise<T & { alive?: boolean }> | undefined;
+    if (existing) {
+      const current = await existing.catch(() => undefined);
+      if (current && current.alive !== false) return current;
+      if (this.entries.get(key) === existing) this.entries.delete(key);
+      return this.lazily(key, namespace, taskQueue, create);
+    }
+    const created = (async () => {
+      try {
+        await ensureTaskTopics(this.engine.log.admin, this.engine.catalog, namespace, taskQueue);
+      } catch (error) {
+        // The catalog refuses names that cannot be part of a topic name.
+        if (error instanceof RangeError) throw new HttpError(400, 'INVALID_ARGUMENT', error.message);
+        throw error;
+      }
+      return create();
+    })();
+    this.entries.set(key, created);
+    created.catch(() => this.entries.get(key) === created && this.entries.delete(key));
+    return created;
+  }
+
+  /** Stops bridges and watches nobody used for IDLE_MS (bridges only when nothing is handed out). */
+  private async sweep(): Promise<void> {
+    const now = Date.now();
+    for (const [key, entry] of this.entries) {
+      const resource = await entry.catch(() => undefined);
+      if (!resource || now - resource.lastUsed < IDLE_MS || resource.quiet === false) continue;
+      if (this.entries.get(key) !== entry) continue;
+      this.entries.delete(key);
+      await resource.stop().catch(() => undefined);
+    }
+  }
+}
+
+const registries = new WeakMap<Engine, TaskBridges>();
+
+/** The task bridges of an engine (one set per engine, shared by every router mounted on it). */
+export function taskBridges(engine: Engine): TaskBridges {
+  let bridges = registries.get(engine);
+  if (!bridges) registries.set(engine, (bridges = new TaskBridges(engine)));
+  return bridges;
+}
+
+/** Leaves the worker groups and closes the producer; call before `engine.stop()`. */
+export async function stopTaskBridges(engine: Engine): Promise<void> {
+  await registries.get(engine)?.stop();
+  registries.delete(engine);
+}

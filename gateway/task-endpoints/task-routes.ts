@@ -1,0 +1,162 @@
+import { Router, type Request, type Response } from 'express';
+import type { WorkflowTaskFailedCause } from '../../topics/schemas/common/v1-enums.js';
+import { WorkflowTaskFailedCause as FailedCauses } from '../../topics/schemas/common/v1-enums.js';
+import type { WorkflowCommand } from '../../topics/schemas/command/index.js';
+import type { Engine } from '../engine.js';
+import { requireString } from '../http-errors.js';
+import { rawView } from '../http-app.js';
+import type { Handout, TaskBridge } from './task-bridge.js';
+import { taskBridges } from './task-bridges.js';
+import { decodeTaskToken, encodeTaskToken, type TaskKind, type TaskTokenData } from './task-token.js';
+import { bodyOf, failureOf, fromRawView, invalid, optionalPayload, rawPayload, waitMsOf } from './wire-values.js';
+
+const QUEUE = '/api/v1/namespaces/:namespace/task-queues/:taskQueue';
+/** Lease of a handed-out task without a start-to-close timeout of its own. */
+const DEFAULT_LEASE_MS = 60_000;
+
+/** The fields every task shares: the run and the attempt. */
+interface TaskRef {
+  readonly namespace: string;
+  readonly taskQueue: string;
+  readonly workflowId: string;
+  readonly runId: string;
+  readonly scheduledEventId: number;
+  readonly attempt: number;
+}
+
+/**
+ * HTTP task endpoints for workers that cannot speak Kafka (DESIGN.md §4): long polls hand out
+ * tasks read from the queue's task topics by the gateway's bridge, and results are written to the
+ * command topic exactly as a Kafka worker writes them. Mount before the 404 handler.
+ */
+export function taskRoutes(engine: Engine): Router {
+  const router = Router();
+  const bridges = taskBridges(engine);
+  const converter = engine.dataConverter;
+
+  router.post(`${QUEUE}/workflow-tasks/poll`, async (req, res) => {
+    const { namespace, taskQueue } = queueOf(req);
+    const body = bodyOf(req.body);
+    const identity = requireString(body.identity, 'identity');
+    const waitMs = waitMsOf(body.waitMs);
+    const bridge = await bridges.workflow(namespace, taskQueue);
+    await handOut(bridge, 'workflow', identity, waitMs, res, (task) => (task.startToCloseTimeoutMs > 0 ? task.startToCloseTimeoutMs : DEFAULT_LEASE_MS));
+  });
+
+  router.post(`${QUEUE}/workflow-tasks/complete`, async (req, res) => {
+    const { token, body } = tokenOf(req, 'workflow');
+    if (!Array.isArray(body.commands)) throw invalid(`'commands' must be an array of workflow commands (raw view)`);
+    const commands = fromRawView(body.commands) as WorkflowCommand[];
+    commands.forEach((c, i) => {
+      if (c === null || typeof c !== 'object' || typeof c.type !== 'string') throw invalid(`'commands[${i}].type' must name a workflow command, e.g. 'ScheduleActivityTask'`);
+    });
+    const sdkName = typeof body.sdkName === 'string' ? body.sdkName : 'logbook-http';
+    const sdkVersion = typeof body.sdkVersion === 'string' ? body.sdkVersion : null;
+    await bridges.write(token, { type: 'WorkflowTaskCompleted', ...attemptRef(token), commands, sdkFlags: [], sdkName, sdkVersion });
+    await done(token, res);
+  });
+
+  router.post(`${QUEUE}/workflow-tasks/fail`, async (req, res) => {
+    const { token, body } = tokenOf(req, 'workflow');
+    const cause = (body.cause ?? 'WorkflowWorkerUnhandledFailure') as WorkflowTaskFailedCause;
+    if (typeof cause !== 'string' || !(cause in FailedCauses)) throw invalid(`'cause' must be one of ${Object.keys(FailedCauses).join(', ')}`);
+    const failure = body.failure === undefined ? null : failureOf(body.failure, 'failure', converter);
+    await bridges.write(token, { type: 'WorkflowTaskFailed', ...attemptRef(token), cause, failure });
+    await done(token, res);
+  });
+
+  router.post(`${QUEUE}/activity-tasks/poll`, async (req, res) => {
+    const { namespace, taskQueue } = queueOf(req);
+    const body = bodyOf(req.body);
+    const identity = requireString(body.identity, 'identity');
+    const waitMs = waitMsOf(body.waitMs);
+    const bridge = await bridges.activity(namespace, taskQueue);
+    await handOut(bridge, 'activity', identity, waitMs, res, (task) => task.startToCloseTimeoutMs ?? DEFAULT_LEASE_MS);
+  });
+
+  router.post(`${QUEUE}/activity-tasks/complete`, async (req, res) => {
+    const { token, body } = tokenOf(req, 'activity');
+    // `payload`: bytes the worker encoded itself; otherwise `result` is JSON for the engine's converter.
+    const result = body.payload !== undefined ? rawPayload(body.payload, 'payload') : converter.toPayload(body.result);
+    await bridges.write(token, { type: 'ActivityTaskCompleted', ...attemptRef(token), result });
+    await done(token, res);
+  });
+
+  router.post(`${QUEUE}/activity-tasks/fail`, async (req, res) => {
+    const { token, body } = tokenOf(req, 'activity');
+    const failure = failureOf(body.failure, 'failure', converter);
+    const lastHeartbeatDetails = optionalPayload(body.lastHeartbeatDetails, converter);
+    await bridges.write(token, { type: 'ActivityTaskFailed', ...attemptRef(token), failure, lastHeartbeatDetails });
+    await done(token, res);
+  });
+
+  router.post(`${QUEUE}/activity-tasks/canceled`, async (req, res) => {
+    const { token, body } = tokenOf(req, 'activity');
+    await bridges.write(token, { type: 'ActivityTaskCanceled', ...attemptRef(token), details: optionalPayload(body.details, converter) });
+    await done(token, res);
+  });
+
+  router.post(`${QUEUE}/activity-tasks/heartbeat`, async (req, res) => {
+    const { token, body } = tokenOf(req, 'activity');
+    await bridges.write(token, { type: 'ActivityTaskHeartbeat', ...attemptRef(token), details: optionalPayload(body.details, converter) });
+    const watch = await bridges.cancellations(token.namespace, token.taskQueue);
+    res.json({ cancelRequested: watch.isCancelled(token.workflowId, token.runId, token.scheduledEventId) });
+  });
+
+  /**
+   * Long-polls the bridge and hands the task to this poller: its call is the claim, so the
+   * `…TaskStarted` command is written for it (the engine arms start-to-close from it) before the
+   * task is returned. A poller that left before the claim gets nothing; its task goes to the next.
+   */
+  async function handOut<T extends TaskRef>(bridge: TaskBridge<T>, kind: TaskKind, identity: string, waitMs: number, res: Response, leaseMs: (task: T) => number): Promise<void> {
+    const left = new AbortController();
+    const onClose = () => left.abort();
+    res.once('close', onClose);
+    try {
+      const handout = await bridge.poll(waitMs, left.signal);
+      if (!handout) {
+        if (!left.signal.aborted) res.status(204).end();
+        return;
+      }
+      if (left.signal.aborted) return bridge.giveBack(handout);
+      const token = tokenFor(kind, handout, identity);
+      const type = kind === 'workflow' ? 'WorkflowTaskStarted' : 'ActivityTaskStarted';
+      try {
+        await bridges.write(token, { type, ...attemptRef(token) });
+      } catch (error) {
+        bridge.giveBack(handout);
+        throw error;
+      }
+      bridge.lease(handout, leaseMs(handout.task));
+      res.json({ taskToken: encodeTaskToken(token), task: rawView(handout.task) });
+    } finally {
+      res.off('close', onClose);
+    }
+  }
+
+  async function done(token: TaskTokenData, res: Response): Promise<void> {
+    await bridges.finish(token);
+    res.status(202).json({ accepted: true });
+  }
+
+  return router;
+}
+
+function queueOf(req: Request): { namespace: string; taskQueue: string } {
+  return { namespace: requireString(req.params.namespace, 'namespace'), taskQueue: requireString(req.params.taskQueue, 'taskQueue') };
+}
+
+function tokenOf(req: Request, kind: TaskKind): { token: TaskTokenData; body: Record<string, unknown> } {
+  const { namespace, taskQueue } = queueOf(req);
+  const body = bodyOf(req.body);
+  return { token: decodeTaskToken(body.taskToken, kind, namespace, taskQueue), body };
+}
+
+function tokenFor<T extends TaskRef>(kind: TaskKind, handout: Handout<T>, identity: string): TaskTokenData {
+  const t = handout.task;
+  return { kind, namespace: t.namespace, taskQueue: t.taskQueue, workflowId: t.workflowId, runId: t.runId, scheduledEventId: t.scheduledEventId, attempt: t.attempt, identity, partition: handout.partition, offset: handout.offset };
+}
+
+function attemptRef(token: TaskTokenData): { scheduledEventId: number; attempt: number; identity: string } {
+  return { scheduledEventId: token.scheduledEventId, attempt: token.attempt, identity: token.identity };
+}

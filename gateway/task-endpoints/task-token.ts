@@ -1,0 +1,61 @@
+import { HttpError } from '../http-errors.js';
+
+/** Which kind of task a token names; a workflow token is refused by the activity endpoints and vice versa. */
+export type TaskKind = 'workflow' | 'activity';
+
+/** What a task token identifies: one attempt of one task, and the record it was read from. */
+export interface TaskTokenData {
+  readonly kind: TaskKind;
+  readonly namespace: string;
+  readonly taskQueue: string;
+  readonly workflowId: string;
+  readonly runId: string;
+  readonly scheduledEventId: number;
+  readonly attempt: number;
+  /** The poller's identity, reported with the result. */
+  readonly identity: string;
+  /** Task-topic partition and offset of the record, so the bridge can release it. */
+  readonly partition: number;
+  readonly offset: number;
+}
+
+const VERSION = 1;
+const STRING_FIELDS = ['namespace', 'taskQueue', 'workflowId', 'runId', 'identity'] as const;
+const INTEGER_FIELDS = ['scheduledEventId', 'attempt', 'partition', 'offset'] as const;
+
+/**
+ * Encodes a token: base64url JSON, opaque to workers. It carries everything a result needs, so a
+ * completion is accepted by any gateway node (the engine drops stale or duplicate results).
+ */
+export function encodeTaskToken(data: TaskTokenData): string {
+  return Buffer.from(JSON.stringify({ v: VERSION, ...data })).toString('base64url');
+}
+
+/**
+ * Decodes and checks a token from a request body: it must be a token of `kind` issued for this
+ * namespace and task queue. Anything else is a 400 that says what is wrong.
+ */
+export function decodeTaskToken(value: unknown, kind: TaskKind, namespace: string, taskQueue: string): TaskTokenData {
+  if (typeof value !== 'string' || value.length === 0) throw invalid(`'taskToken' must be a non-empty string`);
+  let parsed: Record<string, unknown>;
+  try {
+    parsed = JSON.parse(Buffer.from(value, 'base64url').toString('utf8')) as Record<string, unknown>;
+  } catch {
+    throw invalid(`'taskToken' is not a task token issued by this gateway (not base64url JSON)`);
+  }
+  if (parsed === null || typeof parsed !== 'object' || parsed.v !== VERSION) throw invalid(`'taskToken' is not a task token issued by this gateway (unknown version)`);
+  if (parsed.kind !== 'workflow' && parsed.kind !== 'activity') throw invalid(`'taskToken' names no task kind`);
+  for (const name of STRING_FIELDS) if (typeof parsed[name] !== 'string' || parsed[name] === '') throw invalid(`'taskToken' lacks '${name}'`);
+  for (const name of INTEGER_FIELDS) if (!Number.isSafeInteger(parsed[name]) || (parsed[name] as number) < 0) throw invalid(`'taskToken' lacks '${name}'`);
+  const token = parsed as unknown as TaskTokenData & { v: number };
+  if (token.kind !== kind) throw invalid(`'taskToken' is a ${token.kind} task token; this endpoint takes ${kind} task tokens`);
+  if (token.namespace !== namespace || token.taskQueue !== taskQueue) {
+    throw invalid(`'taskToken' belongs to task queue '${token.taskQueue}' of namespace '${token.namespace}', not '${taskQueue}' of '${namespace}'`);
+  }
+  const { v: _version, ...data } = token;
+  return data;
+}
+
+function invalid(message: string): HttpError {
+  return new HttpError(400, 'INVALID_TASK_TOKEN', message);
+}
