@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { LogbookError } from '../../topics/errors.js';
 import type { LogRecord } from '../../topics/log/log.js';
 import { activityControlCodec, activityTaskCodec } from '../../topics/serde/index.js';
@@ -73,7 +74,7 @@ export class ActivityWorker {
     this.control = new TaskConsumer({
       log,
       topic: topics.control,
-      groupId: `${catalog.prefix}-activity-control-${identity}`,
+      groupId: `${catalog.prefix}-activity-control-${namespace}-${taskQueue}-${identity}-${randomUUID()}`,
       identity,
       maxConcurrent: 1,
       ordered: true,

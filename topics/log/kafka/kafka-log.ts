@@ -48,6 +48,7 @@ export class KafkaLog implements Log {
   private sharedAdmin: Promise<Admin> | undefined;
   private readonly closeables = new Set<{ close(): Promise<void> }>();
   private readonly consumers = new Set<GroupConsumer>();
+  private closed = false;
 
   constructor(private readonly options: KafkaLogOptions) {
     this.maxRecordBytes = options.maxRecordBytes;
@@ -73,6 +74,7 @@ export class KafkaLog implements Log {
   }
 
   async transactionalProducer(transactionalId: string, options: { transactionTimeoutMs?: number } = {}): Promise<TransactionalProducer> {
+    this.assertOpen();
     const producer = await openTransactionalProducer(this.kafka, transactionalId, {
       transactionTimeoutMs: options.transactionTimeoutMs ?? 10_000,
       maxRecordBytes: this.maxRecordBytes,
@@ -84,6 +86,7 @@ export class KafkaLog implements Log {
   }
 
   groupConsumer(options: GroupConsumerOptions): GroupConsumer {
+    this.assertOpen();
     const consumer = new KafkaGroupConsumer(this.kafka, () => this.adminClient(), options, {
       maxBytesPerPartition: this.maxBytesPerPartition,
       maxWaitTimeMs: this.options.maxWaitTimeMs ?? 100,
@@ -107,11 +110,17 @@ export class KafkaLog implements Log {
   }
 
   async close(): Promise<void> {
+    // From here on no client may be created: a late call would open a connection nobody closes.
+    this.closed = true;
     for (const consumer of this.consumers) await consumer.stop().catch(() => undefined);
     for (const closeable of this.closeables) await closeable.close().catch(() => undefined);
     await this.reader.close().catch(() => undefined);
     if (this.sharedProducer) await (await this.sharedProducer).disconnect().catch(() => undefined);
     if (this.sharedAdmin) await (await this.sharedAdmin).disconnect().catch(() => undefined);
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new LogbookError('LOG_CLOSED', 'the Kafka log was closed');
   }
 
   private async send(producer: KafkaProducer, records: readonly OutgoingRecord[]): Promise<RecordPosition[]> {
@@ -126,6 +135,7 @@ export class KafkaLog implements Log {
   }
 
   private idempotentProducer(): Promise<KafkaProducer> {
+    this.assertOpen();
     this.sharedProducer ??= (async () => {
       // One in-flight request per producer: KafkaJS otherwise risks OUT_OF_ORDER_SEQUENCE_NUMBER.
       const producer = this.kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
@@ -136,6 +146,7 @@ export class KafkaLog implements Log {
   }
 
   private adminClient(): Promise<Admin> {
+    this.assertOpen();
     this.sharedAdmin ??= (async () => {
       const admin = this.kafka.admin();
       await admin.connect();

@@ -73,6 +73,7 @@ export function toLogRecord(topic: string, partition: number, m: RawMessage): Lo
 export class PartitionReader {
   private cluster: InternalCluster | undefined;
   private connecting: Promise<InternalCluster> | undefined;
+  private closed = false;
 
   constructor(
     private readonly kafka: Kafka,
@@ -129,7 +130,9 @@ export class PartitionReader {
   }
 
   async close(): Promise<void> {
-    const cluster = this.cluster;
+    this.closed = true;
+    // A connection still being made is closed once it is made, not leaked.
+    const cluster = await this.connecting?.catch(() => undefined);
     this.cluster = undefined;
     this.connecting = undefined;
     await cluster?.disconnect();
@@ -168,6 +171,7 @@ export class PartitionReader {
   }
 
   private connect(): Promise<InternalCluster> {
+    if (this.closed) return Promise.reject(new LogbookError('LOG_CLOSED', 'the Kafka log was closed'));
     this.connecting ??= (async () => {
       const symbol = Object.getOwnPropertySymbols(this.kafka).find((s) => s.description === 'private:Kafka:createCluster');
       if (!symbol) throw new LogbookError('KAFKAJS_INTERNALS', 'this kafkajs version does not expose the cluster factory the partition reader needs');
