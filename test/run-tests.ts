@@ -10,8 +10,6 @@
  */
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
-import { mkdirSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { PROJECT_ROOT, assembleKafka } from './kafka/assemble.js';
 import { startKafka, type RunningKafka } from './kafka/broker.js';
@@ -66,8 +64,6 @@ function parseArgs(argv: string[]) {
   return { unit, filters, passthrough };
 }
 
-const TAP_FILE = join(PROJECT_ROOT, '.cache', 'test-results.tap');
-mkdirSync(join(PROJECT_ROOT, '.cache'), { recursive: true });
 
 /** Runs a command from node_modules/.bin and resolves with its exit code. */
 function runBin(bin: string, args: string[]): Promise<number> {
@@ -87,37 +83,15 @@ async function runStaticChecks(): Promise<number> {
   return runBin('eslint', ['.']);
 }
 
-/** Pass and fail counts from the TAP reporter's closing lines. */
-async function tapSummary(): Promise<{ pass: number; fail: number } | undefined> {
-  const tap = await readFile(TAP_FILE, 'utf8').catch(() => '');
-  const pass = /^# pass (\d+)$/m.exec(tap)?.[1];
-  const fail = /^# fail (\d+)$/m.exec(tap)?.[1];
-  if (pass !== undefined && fail !== undefined) return { pass: Number(pass), fail: Number(fail) };
-  return countTapResults(tap);
+/** Pass and fail counts from the spec reporter's closing lines (`ℹ pass N`, `ℹ fail N`). */
+function specSummary(output: string): { pass: number; fail: number } | undefined {
+  const pass = /^ℹ pass (\d+)$/m.exec(output)?.[1];
+  const fail = /^ℹ fail (\d+)$/m.exec(output)?.[1];
+  return pass === undefined || fail === undefined ? undefined : { pass: Number(pass), fail: Number(fail) };
 }
 
-/**
- * Counts leaf test results (suites excluded) when the TAP stream has no summary footer, which
- * happens when --test-force-exit ends a file's process before the reporter wrote it.
- */
-function countTapResults(tap: string): { pass: number; fail: number } | undefined {
-  const lines = tap.split('\n');
-  let pass = 0;
-  let fail = 0;
-  for (let i = 0; i < lines.length; i++) {
-    const result = /^\s*(not )?ok \d+ - /.exec(lines[i]!);
-    if (!result || / # SKIP/.test(lines[i]!)) continue;
-    let isSuite = false;
-    for (let j = i + 1; j < lines.length && !/^\s*\.\.\.$/.test(lines[j]!); j++) if (lines[j]!.includes("type: 'suite'")) isSuite = true;
-    if (isSuite) continue;
-    if (result[1]) fail++;
-    else pass++;
-  }
-  return pass + fail === 0 ? undefined : { pass, fail };
-}
-
-/** Runs `node --test` on the files and resolves with its exit code. */
-function runNodeTest(files: string[], passthrough: string[], env: NodeJS.ProcessEnv): Promise<number> {
+/** Runs `node --test` on the files (output passed through) and resolves with its exit code and summary. */
+function runNodeTest(files: string[], passthrough: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; summary: { pass: number; fail: number } | undefined }> {
   const concurrency = process.env.LOGBOOK_TEST_CONCURRENCY ?? '2';
   const child = spawn(
     process.execPath,
@@ -129,14 +103,17 @@ function runNodeTest(files: string[], passthrough: string[], env: NodeJS.Process
       // A test file whose tests are done exits even if a handle leaked: a leak must fail a test, not hang CI.
       '--test-force-exit',
       '--test-reporter=spec',
-      '--test-reporter-destination=stdout',
-      '--test-reporter=tap',
-      `--test-reporter-destination=${TAP_FILE}`,
       ...passthrough,
       ...files,
     ],
-    { cwd: PROJECT_ROOT, env, stdio: 'inherit' },
+    { cwd: PROJECT_ROOT, env, stdio: ['inherit', 'pipe', 'inherit'] },
   );
+  // Pass the output through and keep its tail, where the reporter prints its summary.
+  let tail = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    process.stdout.write(chunk);
+    tail = (tail + chunk.toString('utf8')).slice(-4096);
+  });
   // Ctrl-C reaches the whole process group anyway; a SIGTERM sent to us alone must be forwarded.
   const forward = (signal: NodeJS.Signals) => child.kill(signal);
   process.on('SIGINT', forward);
@@ -144,12 +121,12 @@ function runNodeTest(files: string[], passthrough: string[], env: NodeJS.Process
   return new Promise((resolve) => {
     child.on('error', (e) => {
       console.error(`could not run node --test: ${e.message}`);
-      resolve(1);
+      resolve({ code: 1, summary: undefined });
     });
-    child.on('exit', (code, signal) => {
+    child.on('close', (code, signal) => {
       process.off('SIGINT', forward);
       process.off('SIGTERM', forward);
-      resolve(code ?? (signal === 'SIGINT' ? 130 : 1));
+      resolve({ code: code ?? (signal === 'SIGINT' ? 130 : 1), summary: specSummary(tail) });
     });
   });
 }
@@ -197,8 +174,9 @@ async function main(): Promise<number> {
         LOGBOOK_KAFKA_LIB: assembled.libDir,
       });
     }
-    const code = await runNodeTest(files, passthrough, env);
-    summary = await tapSummary();
+    const result = await runNodeTest(files, passthrough, env);
+    const code = result.code;
+    summary = result.summary;
     return interrupted ? (interrupted === 'SIGINT' ? 130 : 143) : code;
   } finally {
     if (kafka) {
