@@ -128,6 +128,10 @@ export async function runBatch(ctx: BatchContext): Promise<BatchResult> {
     }
   }
 
+  // Only due timers that turned out to have nothing to do: no transaction for an empty batch.
+  if (ctx.records.length === 0 && outputs.records.length === 0 && work.size === 0) {
+    return { states: work, positions: { ...ctx.positions }, inputs: 0, timersFired: 0, events, timerLatenessMs, deadLetters, transactionMs: 0, idleTimers };
+  }
   for (const [key, state] of work) if (state) await outputs.addSnapshot(key, state);
   const positions = { ...ctx.positions };
   for (const record of ctx.records) positions[record.topic] = Math.max(positions[record.topic] ?? 0, record.offset + 1);

@@ -9,7 +9,7 @@ import type { TopicCatalog } from '../topics/catalog.js';
 import { timersOf, type HistoryConfig } from './history/index.js';
 import { runBatch, type BatchResult } from './shard-batch.js';
 import { StateCache } from './state-cache.js';
-import { Keyspace, POSITIONS_KEY, shardBindings, timersDueBefore, type TimerEntry } from './store-layout.js';
+import { Keyspace, POSITIONS_KEY, shardBindings, timerStoreKey, timersDueBefore, type TimerEntry } from './store-layout.js';
 import type { TaskTopics } from './task-topics.js';
 
 /** Limits of one batch (one transaction). */
@@ -149,6 +149,7 @@ export class ShardProcessor {
           loadState: (key) => this.loadState(key),
         });
         for (const [key, state] of result.states) this.cache.set(key, state);
+        this.rememberIdleTimers(result);
         this.positions = result.positions;
         deps.onBatch?.(deps.shard, result);
         void deps.consumer.commitPositions(deps.shard, this.positions).catch(() => undefined);
@@ -180,18 +181,31 @@ export class ShardProcessor {
     return positions;
   }
 
+  /**
+   * Timer entries that fired without effect. The index is derived from the state, so this only
+   * happens if the state machine disagrees with its own `timersOf`; skipping them (until the
+   * workflow's state changes) keeps such a disagreement from becoming a busy loop.
+   */
+  private readonly idleTimers = new Map<string, string>();
+
+  private rememberIdleTimers(result: BatchResult): void {
+    for (const [timerKey, workflowKey] of this.idleTimers) if (result.states.has(workflowKey)) this.idleTimers.delete(timerKey);
+    for (const entry of result.idleTimers) this.idleTimers.set(timerStoreKey(entry.workflowKey, entry.timer), entry.workflowKey);
+  }
+
   /** Timers due now, oldest first. Shard time never goes below the wall clock. */
   private async dueTimers(): Promise<TimerEntry[]> {
     const due: TimerEntry[] = [];
     const until = timersDueBefore(this.deps.clock());
-    for await (const [, value] of this.store!.entries(Keyspace.timers, { lt: until, limit: this.deps.limits.maxTimers })) {
-      due.push(JSON.parse(value.toString('utf8')) as TimerEntry);
+    for await (const [key, value] of this.store!.entries(Keyspace.timers, { lt: until, limit: this.deps.limits.maxTimers })) {
+      if (!this.idleTimers.has(key)) due.push(JSON.parse(value.toString('utf8')) as TimerEntry);
     }
     return due;
   }
 
   private async msUntilNextTimer(): Promise<number> {
-    for await (const [key] of this.store!.entries(Keyspace.timers, { limit: 1 })) {
+    for await (const [key] of this.store!.entries(Keyspace.timers, { limit: this.idleTimers.size + 1 })) {
+      if (this.idleTimers.has(key)) continue;
       const fireTime = Number(key.slice(0, key.indexOf('/')));
       return Math.max(0, Math.min(this.deps.limits.idleWaitMs, fireTime - this.deps.clock()));
     }
