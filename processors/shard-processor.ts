@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { FencedError } from '../topics/errors.js';
-import type { GroupConsumer, Log, TransactionalProducer } from '../topics/log/log.js';
+import type { GroupConsumer, Log, LogRecord, TransactionalProducer } from '../topics/log/log.js';
 import type { Serde } from '../topics/serde/index.js';
 import { mutableStateSnapshotCodec, shardPositionsCodec } from '../topics/serde/index.js';
 import type { MutableStateSnapshot } from '../topics/schemas/mutable-state-snapshot/index.js';
@@ -52,6 +52,8 @@ export class ShardProcessor {
   private readonly cache = new StateCache(10_000);
   private readonly abort = new AbortController();
   private loop: Promise<void> | undefined;
+  /** The batch being committed and applied, if any (reads wait for it). */
+  private batchInFlight: Promise<void> = Promise.resolve();
   private suspended = false;
   /** Restored and processing: only then does the shard serve reads. */
   private ready = false;
@@ -112,8 +114,13 @@ export class ShardProcessor {
     this.suspended = false;
   }
 
-  /** The committed state of a workflow, or null; for reads served by the owner. */
+  /**
+   * The committed state of a workflow, or null; for reads served by the owner. It waits for a batch
+   * being committed to reach the store, so a caller that has seen a reply (committed with its
+   * batch) reads a state at least as new as that reply.
+   */
   async describe(workflowKey: string): Promise<MutableStateSnapshot | null> {
+    await this.batchInFlight;
     return this.loadState(workflowKey);
   }
 
@@ -139,18 +146,9 @@ export class ShardProcessor {
         }
         const timers = await this.dueTimers();
         if (records.length === 0 && timers.length === 0) continue;
-        const result = await runBatch({
-          ...deps,
-          producer: this.producer!,
-          store: this.store!,
-          records,
-          timers,
-          positions: this.positions,
-          loadState: (key) => this.loadState(key),
-        });
-        for (const [key, state] of result.states) this.cache.set(key, state);
-        this.rememberIdleTimers(result);
-        this.positions = result.positions;
+        const batch = this.commitBatch(records, timers);
+        this.batchInFlight = batch.then(() => undefined, () => undefined);
+        const result = await batch;
         deps.onBatch?.(deps.shard, result);
         void deps.consumer.commitPositions(deps.shard, this.positions).catch(() => undefined);
       } catch (error) {
@@ -161,6 +159,23 @@ export class ShardProcessor {
         return;
       }
     }
+  }
+
+  /** Runs one batch and, once it is committed and in the store, brings the cache and positions up to date. */
+  private async commitBatch(records: LogRecord[], timers: TimerEntry[]): Promise<BatchResult> {
+    const result = await runBatch({
+      ...this.deps,
+      producer: this.producer!,
+      store: this.store!,
+      records,
+      timers,
+      positions: this.positions,
+      loadState: (key) => this.loadState(key),
+    });
+    for (const [key, state] of result.states) this.cache.set(key, state);
+    this.rememberIdleTimers(result);
+    this.positions = result.positions;
+    return result;
   }
 
   private async loadState(key: string): Promise<MutableStateSnapshot | null> {
