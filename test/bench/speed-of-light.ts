@@ -1,0 +1,292 @@
+/**
+ * The Kafka "speed of light": the fastest consume → transform → produce loop with one transaction
+ * per batch that KafkaJS allows on this broker, written directly on kafkajs with the shape of the
+ * shard processor (one transactional producer per input partition, read_committed group consumer
+ * without auto-commit, each batch's outputs plus one input-positions record on a compacted state
+ * topic committed together). It carries none of the engine's work (Avro, state machine, stores), so
+ * the engine's throughput can be read against it: whatever the engine loses below this line is ours.
+ *
+ * Run it with `npx tsx test/bench/speed-of-light-cli.ts`.
+ */
+import { randomBytes } from 'node:crypto';
+// Test tooling only: the engine reaches Kafka through topics/, never kafkajs directly.
+import { Kafka, logLevel, type Batch, type Consumer, type Producer } from 'kafkajs';
+
+/** Options of {@link runSpeedOfLight}. */
+export interface SpeedOfLightOptions {
+  /** `host:port` of the brokers. */
+  brokers: string[];
+  /** Input partitions, each with its own transactional producer. Default 4. */
+  partitions?: number;
+  /** Input records preloaded (evenly across partitions) and then processed. Default 20,000. */
+  records?: number;
+  /** Size of each input and output value in bytes. Default 200. */
+  recordBytes?: number;
+  /** Most input records committed in one transaction. Default 500. */
+  maxBatch?: number;
+  /** Receives human-readable progress lines (about every 2 s while the loop runs). */
+  onProgress?: (line: string) => void;
+}
+
+/** Figures of one run, measured from the first consumed batch until every output is committed. */
+export interface SpeedOfLightResult {
+  records: number;
+  seconds: number;
+  recordsPerSecond: number;
+  transactions: number;
+  transactionsPerSecond: number;
+  /** Median number of input records per transaction. */
+  medianBatch: number;
+  /** Begin + send + commit of one transaction, as the loop waits for it. */
+  p50TransactionMs: number;
+  p99TransactionMs: number;
+  /** Requests the broker answered with CONCURRENT_TRANSACTIONS (each one a KafkaJS retry back-off). */
+  concurrentTransactionRetries: number;
+}
+
+const PROGRESS_EVERY_MS = 2_000;
+/** A loop that commits nothing for this long is stuck (e.g. a consumer that never got its partitions). */
+const STALL_TIMEOUT_MS = 60_000;
+/** The same back-off as topics/log/kafka/kafka-transactions.ts, so the baseline pays the same CONCURRENT_TRANSACTIONS waits. */
+const TRANSACTIONAL_RETRY = { initialRetryTime: 10, maxRetryTime: 1_000, retries: 12, factor: 0.2, multiplier: 2 };
+const CONCURRENT_TRANSACTIONS_MESSAGE = 'another concurrent operation on the same transaction';
+
+/**
+ * Creates fresh topics, preloads the input, runs the loop until every input record's output is
+ * committed, then stops the clients and deletes the topics (also when the run fails).
+ */
+export async function runSpeedOfLight(options: SpeedOfLightOptions): Promise<SpeedOfLightResult> {
+  const partitions = options.partitions ?? 4;
+  const total = options.records ?? 20_000;
+  const recordBytes = options.recordBytes ?? 200;
+  const maxBatch = options.maxBatch ?? 500;
+  const progress = options.onProgress ?? (() => undefined);
+  if (partitions < 1 || total < 1 || maxBatch < 1 || recordBytes < 16) throw new Error('partitions, records and maxBatch must be ≥ 1, recordBytes ≥ 16');
+
+  // KafkaJS only reports retries through its logger: count the CONCURRENT_TRANSACTIONS answers and stay quiet otherwise.
+  let concurrentTransactionRetries = 0;
+  const kafka = new Kafka({
+    clientId: 'logbook-speed-of-light',
+    brokers: options.brokers,
+    logLevel: logLevel.ERROR,
+    logCreator: () => ({ log }) => {
+      if (String(log['error'] ?? '').includes(CONCURRENT_TRANSACTIONS_MESSAGE)) concurrentTransactionRetries++;
+    },
+  });
+  const run = `sol-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
+  const topics = { input: `${run}.input`, output: `${run}.output`, state: `${run}.state` };
+
+  const admin = kafka.admin();
+  const producers: Producer[] = [];
+  let consumer: Consumer | undefined;
+  let loop: Loop | undefined;
+  let created = false;
+  await admin.connect();
+  try {
+    await admin.createTopics({
+      waitForLeaders: true,
+      topics: [
+        { topic: topics.input, numPartitions: partitions, replicationFactor: 1 },
+        { topic: topics.output, numPartitions: partitions, replicationFactor: 1 },
+        { topic: topics.state, numPartitions: partitions, replicationFactor: 1, configEntries: [{ name: 'cleanup.policy', value: 'compact' }] },
+      ],
+    });
+    created = true;
+    await preload(kafka, topics.input, partitions, total, recordBytes, progress);
+
+    // Open and fence every producer before the clock starts: InitProducerId is a one-off cost of taking a shard.
+    for (let p = 0; p < partitions; p++) {
+      const producer = kafka.producer({
+        transactionalId: `${run}-history-${p}`,
+        idempotent: true,
+        maxInFlightRequests: 1,
+        transactionTimeout: 10_000,
+        allowAutoTopicCreation: false,
+        retry: TRANSACTIONAL_RETRY,
+      });
+      producers.push(producer);
+      await producer.connect();
+      await (await producer.transaction()).abort();
+    }
+
+    const running = new Loop(topics, producers, total, maxBatch);
+    loop = running;
+    consumer = kafka.consumer({
+      groupId: `${run}-group`,
+      readUncommitted: false,
+      allowAutoTopicCreation: false,
+      sessionTimeout: 10_000,
+      heartbeatInterval: 1_000,
+      // As the engine's consumer: 100 ms fetch wait, 4 MiB per partition; maxBatch bounds each transaction.
+      maxWaitTimeInMs: 100,
+      maxBytesPerPartition: 4 * 1024 * 1024,
+      maxBytes: 16 * 1024 * 1024,
+    });
+    await consumer.connect();
+    await consumer.subscribe({ topics: [topics.input], fromBeginning: true });
+    progress(`loop: ${partitions} partition(s), up to ${maxBatch} records per transaction`);
+    await consumer.run({
+      autoCommit: false,
+      eachBatchAutoResolve: false,
+      // Shards commit independently in the engine; consuming partitions one at a time would serialise their transactions.
+      partitionsConsumedConcurrently: partitions,
+      eachBatch: (payload) => running.onBatch(payload.batch, payload.resolveOffset, payload.heartbeat, payload.isRunning),
+    });
+
+    const ticker = setInterval(() => {
+      const line = running.progressLine();
+      if (line) progress(line);
+    }, PROGRESS_EVERY_MS);
+    try {
+      await running.finished;
+    } finally {
+      clearInterval(ticker);
+    }
+    // A short run can end before the first tick: always report where it ended.
+    progress(running.progressLine() ?? 'no batch consumed');
+    return running.result(concurrentTransactionRetries);
+  } finally {
+    loop?.close();
+    await consumer?.disconnect().catch(() => undefined);
+    await Promise.all(producers.map((p) => p.disconnect().catch(() => undefined)));
+    if (created) await admin.deleteTopics({ topics: Object.values(topics) }).catch((e: Error) => progress(`could not delete topics: ${e.message}`));
+    await admin.disconnect();
+  }
+}
+
+/** Writes `total` input records round-robin over the partitions with an idempotent producer. */
+async function preload(kafka: Kafka, topic: string, partitions: number, total: number, recordBytes: number, progress: (line: string) => void): Promise<void> {
+  const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
+  await producer.connect();
+  try {
+    const started = Date.now();
+    const chunk = 5_000;
+    for (let first = 0; first < total; first += chunk) {
+      const messages = [];
+      for (let i = first; i < Math.min(total, first + chunk); i++) {
+        const value = Buffer.alloc(recordBytes, i % 251);
+        messages.push({ key: `workflow-${i}`, value, partition: i % partitions });
+      }
+      await producer.send({ topic, messages, acks: -1 });
+    }
+    progress(`preloaded ${total} records of ${recordBytes} bytes in ${Date.now() - started} ms`);
+  } finally {
+    await producer.disconnect();
+  }
+}
+
+/** The consume → transform → produce loop and its measurements. */
+class Loop {
+  readonly finished: Promise<void>;
+  private done = 0;
+  private startedAt = 0;
+  private endedAt = 0;
+  private lastProgressAt = 0;
+  private lastProgressDone = 0;
+  private lastCommitAt = Date.now();
+  private readonly batchSizes: number[] = [];
+  private readonly transactionMs: number[] = [];
+  private settle!: { resolve: () => void; reject: (error: unknown) => void };
+  private failed = false;
+  private readonly stallTimer: NodeJS.Timeout;
+
+  constructor(
+    private readonly topics: { input: string; output: string; state: string },
+    private readonly producers: readonly Producer[],
+    private readonly total: number,
+    private readonly maxBatch: number,
+  ) {
+    this.finished = new Promise<void>((resolve, reject) => (this.settle = { resolve, reject }));
+    this.stallTimer = setInterval(() => {
+      if (Date.now() - this.lastCommitAt > STALL_TIMEOUT_MS) this.fail(new Error(`no transaction committed for ${STALL_TIMEOUT_MS / 1000} s (${this.done}/${this.total} records done)`));
+    }, 1_000);
+    this.finished.then(() => this.close(), () => this.close());
+  }
+
+  /** One fetched batch of one partition: commits it in transactions of at most `maxBatch` inputs. */
+  async onBatch(batch: Batch, resolveOffset: (offset: string) => void, heartbeat: () => Promise<void>, isRunning: () => boolean): Promise<void> {
+    if (batch.messages.length === 0 || this.failed) return;
+    if (this.startedAt === 0) this.startedAt = this.lastProgressAt = Date.now();
+    const p = batch.partition;
+    const producer = this.producers[p]!;
+    for (let first = 0; first < batch.messages.length && isRunning() && !this.failed; first += this.maxBatch) {
+      const inputs = batch.messages.slice(first, first + this.maxBatch);
+      const last = inputs.at(-1)!.offset;
+      // The "transform": a copy of the input stamped with its offset, so output bytes are real work of the same size.
+      const outputs = inputs.map((m) => {
+        const value = Buffer.from(m.value ?? Buffer.alloc(0));
+        value.writeUInt32BE(Number(m.offset) >>> 0, 0);
+        return { key: m.key, value, partition: p };
+      });
+      // Like the engine's shard positions: the next offset to read, keyed per partition so compaction keeps only the last.
+      const positions = { key: `positions/${p}`, value: JSON.stringify({ topic: this.topics.input, partition: p, offset: Number(last) + 1 }), partition: p };
+      const started = process.hrtime.bigint();
+      const tx = await producer.transaction();
+      try {
+        await tx.sendBatch({ acks: -1, topicMessages: [{ topic: this.topics.output, messages: outputs }, { topic: this.topics.state, messages: [positions] }] });
+        await tx.commit();
+      } catch (error) {
+        await tx.abort().catch(() => undefined);
+        this.fail(error);
+        throw error;
+      }
+      this.transactionMs.push(Number(process.hrtime.bigint() - started) / 1e6);
+      this.batchSizes.push(inputs.length);
+      this.done += inputs.length;
+      this.lastCommitAt = Date.now();
+      // Resolving advances KafkaJS's fetch position only (autoCommit is off); our positions are in the state topic.
+      resolveOffset(last);
+      if (this.done >= this.total) {
+        this.endedAt = Date.now();
+        this.settle.resolve();
+        return;
+      }
+      await heartbeat();
+    }
+  }
+
+  /** Stops the stall watchdog (the run ended or failed before the loop finished). */
+  close(): void {
+    clearInterval(this.stallTimer);
+  }
+
+  /** Records done, overall and recent rate; undefined before the first batch. */
+  progressLine(): string | undefined {
+    if (this.startedAt === 0) return undefined;
+    const now = Date.now();
+    const recent = ((this.done - this.lastProgressDone) * 1000) / Math.max(1, now - this.lastProgressAt);
+    this.lastProgressAt = now;
+    this.lastProgressDone = this.done;
+    const overall = (this.done * 1000) / Math.max(1, now - this.startedAt);
+    return `${this.done}/${this.total} records, ${Math.round(recent)} records/s now, ${Math.round(overall)} overall, ${this.transactionMs.length} transactions`;
+  }
+
+  result(concurrentTransactionRetries: number): SpeedOfLightResult {
+    const seconds = Math.max(0.001, (this.endedAt - this.startedAt) / 1000);
+    const round = (x: number) => Math.round(x * 10) / 10;
+    return {
+      records: this.done,
+      seconds: Math.round(seconds * 100) / 100,
+      recordsPerSecond: Math.round(this.done / seconds),
+      transactions: this.transactionMs.length,
+      transactionsPerSecond: round(this.transactionMs.length / seconds),
+      medianBatch: percentile(this.batchSizes, 0.5),
+      p50TransactionMs: round(percentile(this.transactionMs, 0.5)),
+      p99TransactionMs: round(percentile(this.transactionMs, 0.99)),
+      concurrentTransactionRetries,
+    };
+  }
+
+  private fail(error: unknown): void {
+    if (this.failed) return;
+    this.failed = true;
+    this.settle.reject(error);
+  }
+}
+
+/** Nearest-rank percentile (0 for no samples). */
+function percentile(samples: readonly number[], q: number): number {
+  if (samples.length === 0) return 0;
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
+}

@@ -1,0 +1,87 @@
+import type { CommandClient } from '../../sdk/client/command-client.js';
+
+/**
+ * Workload W1: workflows of three sequential trivial activities with ~200-byte payloads.
+ * (a) latency, one workflow at a time; (b) throughput, an open-loop arrival-rate sweep.
+ */
+
+const PAYLOAD = 'x'.repeat(200);
+
+/** Percentiles of a sample, in ms. */
+export interface Percentiles {
+  readonly count: number;
+  readonly p50: number;
+  readonly p95: number;
+  readonly p99: number;
+  readonly max: number;
+}
+
+/** Percentiles of unsorted samples. */
+export function percentiles(samples: readonly number[]): Percentiles {
+  const s = [...samples].sort((a, b) => a - b);
+  const at = (q: number) => s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? Number.NaN;
+  return { count: s.length, p50: at(0.5), p95: at(0.95), p99: at(0.99), max: s.at(-1) ?? Number.NaN };
+}
+
+/** Starts one W1 workflow and resolves with its start-to-result time in ms. */
+async function runOne(client: CommandClient, id: string, timeoutMs: number): Promise<number> {
+  const started = performance.now();
+  const reply = await client.start({ workflowId: id, workflowType: 'threeSteps', taskQueue: 'bench', args: [PAYLOAD] });
+  if (reply.kind !== 'StartAccepted') throw new Error(`start of ${id}: ${reply.kind} ${reply.failure?.message ?? ''}`);
+  const result = await client.send(client.envelope('default', id, { type: 'AwaitWorkflowExecutionResult', followRuns: false }), { awaitReply: true, timeoutMs });
+  if (result?.executionStatus !== 'Completed') throw new Error(`${id} closed as ${result?.executionStatus ?? result?.kind}`);
+  return performance.now() - started;
+}
+
+/** W1a: `runs` workflows one after another (after `warmup` unmeasured ones). */
+export async function w1Latency(client: CommandClient, runs: number, onProgress: (line: string) => void, warmup = 5): Promise<Percentiles> {
+  const samples: number[] = [];
+  for (let i = 0; i < runs + warmup; i++) {
+    const ms = await runOne(client, `w1-latency-${Date.now()}-${i}`, 30_000);
+    if (i >= warmup) samples.push(ms);
+    if (i % 10 === 0) onProgress(`W1 latency: ${i + 1}/${runs + warmup}`);
+  }
+  return percentiles(samples);
+}
+
+/** One step of the throughput sweep. */
+export interface RateStep {
+  readonly offeredPerSecond: number;
+  readonly started: number;
+  readonly completed: number;
+  readonly completedPerSecond: number;
+  readonly latency: Percentiles;
+  /** All started workflows completed within the drain window after arrivals stopped. */
+  readonly keptUp: boolean;
+}
+
+/**
+ * W1b: arrivals at a fixed rate for `seconds` (open loop: a start does not wait for the previous
+ * one), then up to `drainSeconds` for stragglers. Completed workflows only are counted; a step
+ * "keeps up" when p99 < 1 s and nothing is left behind.
+ */
+export async function w1Rate(client: CommandClient, rate: number, seconds: number, drainSeconds: number): Promise<RateStep> {
+  const latencies: number[] = [];
+  const pending: Promise<void>[] = [];
+  const begin = performance.now();
+  let started = 0;
+  while (performance.now() - begin < seconds * 1000) {
+    const due = Math.floor(((performance.now() - begin) / 1000) * rate);
+    while (started < due) {
+      const id = `w1-rate-${rate}-${Date.now()}-${started++}`;
+      pending.push(runOne(client, id, (seconds + drainSeconds) * 1000).then((ms) => void latencies.push(ms), () => undefined));
+    }
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  await Promise.race([Promise.all(pending), new Promise((r) => setTimeout(r, drainSeconds * 1000))]);
+  const elapsed = (performance.now() - begin) / 1000;
+  const latency = percentiles(latencies);
+  return {
+    offeredPerSecond: rate,
+    started,
+    completed: latencies.length,
+    completedPerSecond: latencies.length / elapsed,
+    latency,
+    keptUp: latencies.length === started && latency.p99 < 1_000,
+  };
+}
