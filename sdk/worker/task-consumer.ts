@@ -95,15 +95,31 @@ export class TaskConsumer {
   }
 
   private async poll(partition: number, tracker: OffsetTracker, signal: AbortSignal): Promise<void> {
+    // Ordered mode keeps one chain per record key (one workflow's tasks run in order) while
+    // different keys of the same partition run side by side.
+    const chains = new Map<string, Promise<void>>();
     while (!signal.aborted) {
-      const records = await this.consumer!.take(partition, { maxRecords: this.options.ordered ? 1 : 50, maxBytes: 8 << 20, waitMs: 500, signal });
+      // Bound what is taken but not finished, so a slow handler throttles fetching.
+      while (tracker.size >= this.options.maxConcurrent * 2 && !signal.aborted) await new Promise((r) => setTimeout(r, 5));
+      const records = await this.consumer!.take(partition, { maxRecords: 50, maxBytes: 8 << 20, waitMs: 500, signal });
       for (const record of records) {
         if (signal.aborted) return;
         if (tracker.isRunning(record.offset)) continue;
-        await this.acquireSlot();
         tracker.begin(record.offset);
-        const task = this.run(record, tracker, partition, signal);
-        if (this.options.ordered) await task;
+        if (!this.options.ordered) {
+          await this.acquireSlot();
+          void this.run(record, tracker, partition, signal);
+          continue;
+        }
+        const key = record.key?.toString('utf8') ?? '';
+        const next = (chains.get(key) ?? Promise.resolve()).then(async () => {
+          // Stopping: a task not begun is handed back (its offset stays uncommitted).
+          if (signal.aborted) return;
+          await this.acquireSlot();
+          await this.run(record, tracker, partition, signal);
+        });
+        chains.set(key, next);
+        void next.finally(() => chains.get(key) === next && chains.delete(key));
       }
     }
   }

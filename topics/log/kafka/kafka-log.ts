@@ -14,6 +14,7 @@ import type {
   TransactionalProducer,
 } from '../log.js';
 import { assertRecordsFit, toBuffer } from '../record-size.js';
+import { CoalescingSender } from './coalescing-sender.js';
 import { logError } from './kafka-errors.js';
 import { KafkaGroupConsumer } from './kafka-group-consumer.js';
 import { kafkaTopicAdmin } from './kafka-topic-admin.js';
@@ -45,6 +46,7 @@ export class KafkaLog implements Log {
   private readonly reader: PartitionReader;
   private readonly maxBytesPerPartition: number;
   private sharedProducer: Promise<KafkaProducer> | undefined;
+  private sender: CoalescingSender | undefined;
   private sharedAdmin: Promise<Admin> | undefined;
   private readonly closeables = new Set<{ close(): Promise<void> }>();
   private readonly consumers = new Set<GroupConsumer>();
@@ -67,8 +69,14 @@ export class KafkaLog implements Log {
 
   async producer(): Promise<Producer> {
     const producer = await this.idempotentProducer();
+    this.sender ??= new CoalescingSender((records) => this.send(producer, records));
+    const sender = this.sender;
     return {
-      send: async (records) => this.send(producer, records),
+      send: async (records) => {
+        // Refuse an oversized record here, so it cannot fail the other callers it would share a request with.
+        assertRecordsFit(records, this.maxRecordBytes);
+        return sender.send(records);
+      },
       close: async () => undefined,
     };
   }
