@@ -4,12 +4,12 @@
  * refused. See `index.ts` for the rules the processor relies on.
  * @module
  */
+import type { ActivityTask } from '../../topics/schemas/activity-task/index.js';
 import type { RetryPolicy } from '../../topics/schemas/common/v1-records.js';
 import type { HistoryEvent } from '../../topics/schemas/history-event/index.js';
 import type { MutableStateSnapshot } from '../../topics/schemas/mutable-state-snapshot/index.js';
 import type { Reply } from '../../topics/schemas/reply/index.js';
 import type { VisibilityRow } from '../../topics/schemas/visibility-row/index.js';
-import type { Payload } from '../../topics/payload/payload.js';
 
 /** Why an input could not be applied (stable `code`, human `message`). */
 export interface Rejection {
@@ -84,21 +84,9 @@ export interface WorkflowTaskIntent extends TaskTarget {
  * Send an activity attempt. The processor builds `topics/schemas/activity-task` from it, reading
  * input and header from the `ActivityTaskScheduled` event `scheduledEventId`.
  */
-export interface ActivityTaskIntent extends TaskTarget {
+export interface ActivityTaskIntent extends Omit<ActivityTask, 'input' | 'header' | 'idempotencyKey' | 'retryPolicy'> {
   type: 'ActivityTask';
-  workflowType: string;
-  activityId: string;
-  activityType: string;
-  scheduledEventId: number;
-  attempt: number;
-  scheduledTime: number;
-  currentAttemptScheduledTime: number;
-  /** The last heartbeat details of an earlier attempt, to resume from. */
-  heartbeatDetails: Payload | null;
-  scheduleToCloseTimeoutMs: number | null;
-  scheduleToStartTimeoutMs: number | null;
-  startToCloseTimeoutMs: number | null;
-  heartbeatTimeoutMs: number | null;
+  /** The effective policy (defaults applied), never null here. */
   retryPolicy: RetryPolicy;
 }
 

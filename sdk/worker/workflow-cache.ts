@@ -6,19 +6,15 @@ import type { WorkflowRun } from '../replay/workflow-run.js';
  */
 export class WorkflowCache {
   private readonly runs = new Map<string, WorkflowRun>();
-  hits = 0;
-  misses = 0;
 
   constructor(private readonly capacity: number) {}
 
   get(runId: string): WorkflowRun | undefined {
     const run = this.runs.get(runId);
     if (run) {
-      this.hits++;
+      // Re-insert to mark as most recently used.
       this.runs.delete(runId);
       this.runs.set(runId, run);
-    } else {
-      this.misses++;
     }
     return run;
   }
