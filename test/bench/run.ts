@@ -1,11 +1,11 @@
 /**
- * The benchmark harness: `npm run bench [-- --quick] [--backend kafka|embedded] [--shards 4]
- * [--rates 25,50,100] [--step-seconds 10] [--runs 50]`.
+ * The benchmark harness: `npm run bench [-- --quick] [--workloads w1,sol,…] [--backend kafka|embedded]
+ * [--shards 4] [--size N] [--rates 25,50,100] [--step-seconds 10] [--runs 50]`.
  *
  * Starts what it needs (a broker unless LOGBOOK_KAFKA_BROKERS is set; on Kafka the engine and its
- * workers as a separate process), runs W1 latency, the W1 arrival-rate sweep and the Kafka
- * speed-of-light loop, prints progress and a table, and writes a JSON result (with the machine,
- * versions and settings) under test/bench/results/.
+ * workers as a separate process), runs the chosen workloads (see workloads/index.ts), prints
+ * progress and a table, and writes a JSON result (with the machine, versions and settings) under
+ * test/bench/results/.
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { cpus, totalmem, tmpdir } from 'node:os';
@@ -17,30 +17,39 @@ import { openLog } from '../../topics/log/open-log.js';
 import { connectLogClient } from '../../sdk/client/log-client.js';
 import * as benchActivities from './workflows/activities.js';
 import { startKafka, type RunningKafka } from '../kafka/broker.js';
-import { startEngineProcess } from '../support/engine-process.js';
+import { startEngineProcess, type EngineProcess } from '../support/engine-process.js';
 import { startTestEngine } from '../support/test-engine.js';
-import { w1Latency, w1Rate, type RateStep } from './w1.js';
-import { runSpeedOfLight } from './speed-of-light.js';
+import type { BenchContext, BenchEngine, BenchSettings, TableRow } from './bench-context.js';
+import { QUICK_WORKLOADS, WORKLOADS } from './workloads/index.js';
 
 const { values } = parseArgs({
   options: {
     quick: { type: 'boolean', default: false },
+    workloads: { type: 'string' },
     backend: { type: 'string', default: 'kafka' },
     shards: { type: 'string', default: '4' },
+    size: { type: 'string' },
     rates: { type: 'string' },
     'step-seconds': { type: 'string' },
     runs: { type: 'string' },
   },
 });
 const quick = values.quick!;
-const settings = {
-  backend: values.backend as 'kafka' | 'embedded',
+if (values.backend !== 'kafka' && values.backend !== 'embedded') throw new Error(`--backend must be kafka or embedded, got ${values.backend}`);
+const known = WORKLOADS.map((w) => w.name);
+const chosen = values.workloads?.split(',') ?? (quick ? [...QUICK_WORKLOADS] : known);
+for (const name of chosen) if (!known.includes(name)) throw new Error(`unknown workload ${name}; the workloads are ${known.join(', ')}`);
+const settings: BenchSettings = {
+  backend: values.backend,
   shards: Number(values.shards),
+  quick,
+  workloads: chosen,
   rates: (values.rates ?? (quick ? '25,50,100,200' : '25,50,100,150,200,300,400,600')).split(',').map(Number),
   stepSeconds: Number(values['step-seconds'] ?? (quick ? 6 : 20)),
   latencyRuns: Number(values.runs ?? (quick ? 30 : 200)),
   // Small runs finish in well under a second and swing ±25 %; these are long enough to settle.
   speedOfLightRecords: quick ? 60_000 : 200_000,
+  ...(values.size ? { size: Number(values.size) } : {}),
 };
 const log = (line: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${line}`);
 const began = Date.now();
@@ -50,6 +59,7 @@ if (settings.backend === 'kafka' && !process.env.LOGBOOK_KAFKA_BROKERS) {
   broker = await startKafka({ onProgress: log });
   process.env.LOGBOOK_KAFKA_BROKERS = broker.brokers.join(',');
 }
+const brokers = process.env.LOGBOOK_KAFKA_BROKERS?.split(',');
 const cleanups: Array<() => Promise<void>> = [];
 const result: Record<string, unknown> = {
   startedAt: new Date(began).toISOString(),
@@ -57,22 +67,26 @@ const result: Record<string, unknown> = {
   versions: { kafka: broker?.version ?? process.env.LOGBOOK_KAFKA_VERSION ?? 'external', kafkajs: '2.2.4' },
   settings,
 };
+const rows: TableRow[] = [];
+const failures: string[] = [];
 try {
-  const client = await connectClient();
-  log(`W1 latency: ${settings.latencyRuns} workflows one at a time`);
-  result.w1Latency = await w1Latency(client, settings.latencyRuns, log);
-  const sweep: RateStep[] = [];
-  for (const rate of settings.rates) {
-    log(`W1 throughput: ${rate} workflows/s offered for ${settings.stepSeconds} s`);
-    const step = await w1Rate(client, rate, settings.stepSeconds, settings.stepSeconds * 2);
-    sweep.push(step);
-    log(`  completed ${step.completed}/${step.started} (${step.completedPerSecond.toFixed(1)}/s), p99 ${step.latency.p99.toFixed(0)} ms, kept up: ${step.keptUp}`);
-    if (!step.keptUp) break;
-  }
-  result.w1Throughput = { sweep, bestKeptUpPerSecond: Math.max(0, ...sweep.filter((s) => s.keptUp).map((s) => s.completedPerSecond)) };
-  if (settings.backend === 'kafka') {
-    log(`speed of light: ${settings.speedOfLightRecords} records through a bare kafkajs transactional loop`);
-    result.speedOfLight = await runSpeedOfLight({ brokers: process.env.LOGBOOK_KAFKA_BROKERS!.split(','), partitions: settings.shards, records: settings.speedOfLightRecords, onProgress: log });
+  const context = await setUp();
+  for (const workload of WORKLOADS.filter((w) => chosen.includes(w.name))) {
+    if (!workload.backends.includes(settings.backend)) {
+      log(`${workload.name}: skipped, it runs on ${workload.backends.join(' and ')} only`);
+      continue;
+    }
+    log(`${workload.name}: ${workload.description}`);
+    try {
+      const outcome = await workload.run(context);
+      result[workload.name] = outcome.result;
+      rows.push(...outcome.rows);
+    } catch (error) {
+      // One failed workload must not lose the figures of the others; the run still exits non-zero.
+      failures.push(`${workload.name}: ${(error as Error).stack ?? String(error)}`);
+      result[workload.name] = { error: (error as Error).message };
+      log(`${workload.name} FAILED: ${(error as Error).message}`);
+    }
   }
 } finally {
   for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
@@ -80,29 +94,52 @@ try {
 }
 result.durationSeconds = (Date.now() - began) / 1000;
 await report(result);
+if (failures.length) {
+  console.error(`\n${failures.length} workload(s) failed:\n${failures.join('\n')}`);
+  process.exitCode = 1;
+}
 
-/** The load generator's client, and the engine it talks to (a separate process on Kafka). */
-async function connectClient() {
+/** The engine under test and the load generator's client (the engine is a separate process on Kafka). */
+async function setUp(): Promise<BenchContext> {
+  const data = await mkdtemp(join(tmpdir(), 'logbook-bench-'));
+  cleanups.push(() => rm(data, { recursive: true, force: true }));
+  const prefix = `bench_${Date.now().toString(36)}`;
   if (settings.backend === 'embedded') {
     const t = await startTestEngine('embedded', {
       shards: settings.shards,
       workers: false,
-      extraWorkers: [{ taskQueue: 'bench', workflowsPath: fileURLToPath(new URL('./workflows/three-steps.ts', import.meta.url)), activities: benchActivities, maxConcurrentWorkflowTasks: 50 }],
+      prefix,
+      engine: { dataDirectory: join(data, 'node') },
+      extraWorkers: [{ taskQueue: 'bench', workflowsPath: fileURLToPath(new URL('./workflows/index.ts', import.meta.url)), activities: benchActivities, maxConcurrentWorkflowTasks: 50 }],
     });
     cleanups.push(() => t.stop());
-    return t.engine.client;
+    const engine: BenchEngine = { pid: process.pid, dataDirectory: join(data, 'node'), endpoint: 'http://127.0.0.1:0', prefix };
+    return { settings, client: t.engine.client, engine, log };
   }
-  const prefix = `bench_${Date.now().toString(36)}`;
-  const data = await mkdtemp(join(tmpdir(), 'logbook-bench-'));
-  cleanups.push(() => rm(data, { recursive: true, force: true }));
+  const dataDirectory = join(data, 'node');
+  const env = { LOGBOOK_KAFKA_BROKERS: brokers!.join(','), ENGINE_PREFIX: prefix, ENGINE_SHARDS: String(settings.shards), ENGINE_ROLE: 'both', ENGINE_DATA: dataDirectory };
   log('starting the engine and its workers (separate process)');
-  const engine = await startEngineProcess({ LOGBOOK_KAFKA_BROKERS: process.env.LOGBOOK_KAFKA_BROKERS!, ENGINE_PREFIX: prefix, ENGINE_SHARDS: String(settings.shards), ENGINE_ROLE: 'both', ENGINE_DATA: data });
-  cleanups.push(() => engine.stop());
-  const kafkaLog = await openLog({ kind: 'kafka', brokers: process.env.LOGBOOK_KAFKA_BROKERS!.split(',') });
+  let process_: EngineProcess = await startEngineProcess(env);
+  cleanups.push(() => process_.stop());
+  const engine: BenchEngine = {
+    get pid() {
+      return process_.pid;
+    },
+    get endpoint() {
+      return process_.endpoint;
+    },
+    dataDirectory,
+    prefix,
+    async killAndRestart() {
+      await process_.kill9();
+      process_ = await startEngineProcess(env);
+    },
+  };
+  const kafkaLog = await openLog({ kind: 'kafka', brokers: brokers! });
   cleanups.push(() => kafkaLog.close());
   const { client, close } = await connectLogClient(kafkaLog, topicCatalog({ prefix, shards: settings.shards }));
   cleanups.push(close);
-  return client;
+  return { settings, client, engine, brokers, log };
 }
 
 /** Writes the JSON result and prints the table. */
@@ -111,15 +148,10 @@ async function report(r: Record<string, unknown>): Promise<void> {
   await mkdir(dir, { recursive: true });
   const file = join(dir, `${new Date(began).toISOString().replace(/[:.]/g, '-')}-${settings.backend}${quick ? '-quick' : ''}.json`);
   await writeFile(file, `${JSON.stringify(r, null, 2)}\n`);
-  const lat = r.w1Latency as { p50: number; p95: number; p99: number } | undefined;
-  const thr = r.w1Throughput as { bestKeptUpPerSecond: number } | undefined;
-  const sol = r.speedOfLight as { recordsPerSecond: number; transactionsPerSecond: number } | undefined;
   console.log('');
   console.log(`| figure (${settings.backend}, ${settings.shards} shards, ${cpus().length} cores) | value |`);
   console.log('|---|---|');
-  if (lat) console.log(`| W1 latency p50 / p95 / p99 (one at a time) | ${lat.p50.toFixed(0)} / ${lat.p95.toFixed(0)} / ${lat.p99.toFixed(0)} ms |`);
-  if (thr) console.log(`| W1 throughput (highest rate kept up, p99 < 1 s) | ${thr.bestKeptUpPerSecond.toFixed(1)} workflows/s |`);
-  if (sol) console.log(`| speed of light (bare kafkajs loop) | ${sol.recordsPerSecond.toFixed(0)} records/s, ${sol.transactionsPerSecond.toFixed(1)} transactions/s |`);
+  for (const row of rows) console.log(`| ${row.figure} | ${row.value} |`);
   console.log(`| run time | ${(r.durationSeconds as number).toFixed(0)} s |`);
   console.log(`\nresult: ${file}`);
 }

@@ -51,7 +51,7 @@ async function startWorkers(connection: WorkerConnection, history: HistoryFetche
     new Worker(connection, { taskQueue: 'orders', workflowsPath: fileURLToPath(new URL('../../examples/order/workflows.ts', import.meta.url)), activities: delayed, history }),
     new Worker(connection, { taskQueue: 'travel', workflowsPath: fileURLToPath(new URL('../../examples/travel/workflows.ts', import.meta.url)), activities: travelActivities, history }),
     new Worker(connection, { taskQueue: 'timers', workflowsPath: fileURLToPath(new URL('../workflows/timers.ts', import.meta.url)), history }),
-    new Worker(connection, { taskQueue: 'bench', workflowsPath: fileURLToPath(new URL('../bench/workflows/three-steps.ts', import.meta.url)), activities: benchActivities, history, maxConcurrentWorkflowTasks: 50 }),
+    new Worker(connection, { taskQueue: 'bench', workflowsPath: fileURLToPath(new URL('../bench/workflows/index.ts', import.meta.url)), activities: benchActivities, history, maxConcurrentWorkflowTasks: 50 }),
   ];
   for (const w of workers) await w.start();
   return workers;

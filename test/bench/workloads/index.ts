@@ -1,0 +1,9 @@
+import type { Workload } from '../bench-context.js';
+import { speedOfLightWorkload } from './speed-of-light.js';
+import { w1Workload } from './w1.js';
+
+/** Every workload of the harness, in the order a full run takes them. */
+export const WORKLOADS: readonly Workload[] = [w1Workload, speedOfLightWorkload];
+
+/** The workloads `--quick` runs when `--workloads` is not given. */
+export const QUICK_WORKLOADS: readonly string[] = ['w1', 'sol'];
