@@ -102,6 +102,8 @@ export class TaskConsumer {
       // Bound what is taken but not finished, so a slow handler throttles fetching.
       while (tracker.size >= this.options.maxConcurrent * 2 && !signal.aborted) await new Promise((r) => setTimeout(r, 5));
       const records = await this.consumer!.take(partition, { maxRecords: 50, maxBytes: 8 << 20, waitMs: 500, signal });
+      // A partition taken away (or a consumer stopped under us) answers at once: stop, do not spin.
+      if (records.length === 0 && !this.consumer!.assignment().includes(partition)) return;
       for (const record of records) {
         if (signal.aborted) return;
         if (tracker.isRunning(record.offset)) continue;

@@ -1,11 +1,12 @@
 /**
  * The benchmark harness: `npm run bench [-- --quick] [--workloads w1,sol,…] [--backend kafka|embedded]
- * [--shards 4] [--size N] [--rates 25,50,100] [--step-seconds 10] [--runs 50]`.
+ * [--shards 4] [--size N] [--rates 25,50,100] [--step-seconds 10] [--runs 50] [--profile]`.
  *
  * Starts what it needs (a broker unless LOGBOOK_KAFKA_BROKERS is set; on Kafka the engine and its
  * workers as a separate process), runs the chosen workloads (see workloads/index.ts), prints
  * progress and a table, and writes a JSON result (with the machine, versions and settings) under
- * test/bench/results/.
+ * test/bench/results/. `--profile` runs the engine process (Kafka backend) under `--cpu-prof` and
+ * writes its CPU profile under test/bench/results/profiles/ (open it in Chrome DevTools).
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { cpus, totalmem, tmpdir } from 'node:os';
@@ -32,6 +33,7 @@ const { values } = parseArgs({
     rates: { type: 'string' },
     'step-seconds': { type: 'string' },
     runs: { type: 'string' },
+    profile: { type: 'boolean', default: false },
   },
 });
 const quick = values.quick!;
@@ -119,8 +121,10 @@ async function setUp(): Promise<BenchContext> {
   const dataDirectory = join(data, 'node');
   const env = { LOGBOOK_KAFKA_BROKERS: brokers!.join(','), ENGINE_PREFIX: prefix, ENGINE_SHARDS: String(settings.shards), ENGINE_ROLE: 'both', ENGINE_DATA: dataDirectory };
   log('starting the engine and its workers (separate process)');
-  let process_: EngineProcess = await startEngineProcess(env);
-  cleanups.push(() => process_.stop());
+  const profileDir = fileURLToPath(new URL('./results/profiles/', import.meta.url));
+  const nodeFlags = values.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  let process_: EngineProcess = await startEngineProcess(env, undefined, nodeFlags);
+  cleanups.push(async () => void (await process_.stop()));
   const engine: BenchEngine = {
     get pid() {
       return process_.pid;
@@ -132,7 +136,7 @@ async function setUp(): Promise<BenchContext> {
     prefix,
     async killAndRestart() {
       await process_.kill9();
-      process_ = await startEngineProcess(env);
+      process_ = await startEngineProcess(env, undefined, nodeFlags);
     },
   };
   const kafkaLog = await openLog({ kind: 'kafka', brokers: brokers! });

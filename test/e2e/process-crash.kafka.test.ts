@@ -107,3 +107,16 @@ test('a 5 s timer due while the engine is down fires once, late, after the resta
     await d.close();
   }
 });
+
+test('SIGTERM stops an engine process with its workers gracefully: it exits 0 by itself, before the grace-period kill', async () => {
+  const d = await deployment();
+  const node = await startEngineProcess(d.env({ ENGINE_ROLE: 'both', ENGINE_DATA: await d.dataDir() }));
+  try {
+    const began = Date.now();
+    const end = await node.stop();
+    // The process used to spin on takes of the stopped consumer and only died to the 20 s SIGKILL.
+    assert.deepEqual(end, { code: 0, signal: null }, `ended ${JSON.stringify(end)} after ${Date.now() - began} ms:\n${node.output.join('')}`);
+  } finally {
+    await d.close();
+  }
+});

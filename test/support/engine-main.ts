@@ -77,7 +77,6 @@ if (role === 'workers') {
   });
   server.on('request', createHttpApp({ engine, metrics: metrics.registry, selfEndpoint: endpoint }));
   if (role === 'both') await startWorkers(engine.workerConnection(), engineHistoryFetcher(engine));
-  console.log(`READY ${endpoint}`);
   process.on('SIGTERM', async () => {
     setTimeout(() => {
       console.log('STOP timed out');
@@ -86,4 +85,6 @@ if (role === 'workers') {
     await engine.stop().catch(() => undefined);
     process.exit(0);
   });
+  // Only now: a parent may send SIGTERM the moment it reads this line.
+  console.log(`READY ${endpoint}`);
 }

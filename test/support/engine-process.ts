@@ -3,6 +3,12 @@ import { fileURLToPath } from 'node:url';
 
 const MAIN = fileURLToPath(new URL('./engine-main.ts', import.meta.url));
 
+/** How a child process ended: its exit code, or the signal that killed it. */
+export interface ProcessEnd {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+}
+
 /** An engine (or worker) node in a child process, for tests that kill processes. */
 export interface EngineProcess {
   readonly pid: number;
@@ -10,17 +16,20 @@ export interface EngineProcess {
   readonly endpoint: string;
   readonly output: string[];
   /** SIGKILL: no shutdown code runs. */
-  kill9(): Promise<void>;
-  /** SIGTERM: graceful stop. */
-  stop(): Promise<void>;
+  kill9(): Promise<ProcessEnd>;
+  /** SIGTERM: graceful stop (SIGKILL after a 20 s grace period). Resolves with how the process ended. */
+  stop(): Promise<ProcessEnd>;
 }
 
-/** Starts `test/support/engine-main.ts` with the given environment and waits for its READY line. */
-export async function startEngineProcess(env: Record<string, string>, timeoutMs = 90_000): Promise<EngineProcess> {
+/**
+ * Starts `test/support/engine-main.ts` with the given environment (and extra node flags, such as
+ * `--cpu-prof`) and waits for its READY line.
+ */
+export async function startEngineProcess(env: Record<string, string>, timeoutMs = 90_000, nodeFlags: readonly string[] = []): Promise<EngineProcess> {
   // stdin is a pipe the child watches: if this test process dies, the child exits too.
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', MAIN], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', MAIN], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
   const output: string[] = [];
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const exited = new Promise<ProcessEnd>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   const endpoint = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`engine process not ready in ${timeoutMs} ms:\n${output.join('')}`)), timeoutMs);
     const onData = (chunk: Buffer) => {
@@ -43,8 +52,9 @@ export async function startEngineProcess(env: Record<string, string>, timeoutMs 
     if (alive()) child.kill(name);
     // A graceful stop that hangs must not hang the test: kill it after a grace period.
     const grace = setTimeout(() => alive() && child.kill('SIGKILL'), 20_000);
-    await exited;
+    const end = await exited;
     clearTimeout(grace);
+    return end;
   };
   return { pid: child.pid!, endpoint, output, kill9: () => signal('SIGKILL'), stop: () => signal('SIGTERM') };
 }

@@ -147,8 +147,10 @@ export class KafkaGroupConsumer implements GroupConsumer {
   async stop(): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
-    await this.consumer.disconnect();
+    // Revoke first, as a rebalance would: owners stop their loops before the disconnect, which
+    // needs the event loop, instead of spinning on takes that a stopped consumer answers at once.
     this.lostEverything();
+    await this.consumer.disconnect();
   }
 
   private onJoin(memberAssignment: Record<string, number[]>): void {
