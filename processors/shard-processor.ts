@@ -12,6 +12,9 @@ import { StateCache } from './state-cache.js';
 import { Keyspace, POSITIONS_KEY, shardBindings, timerStoreKey, timersDueBefore, type TimerEntry } from './store-layout.js';
 import type { TaskTopics } from './task-topics.js';
 
+/** How often a shard commits its group positions for lag monitoring. */
+const LAG_COMMIT_INTERVAL_MS = 500;
+
 /** Limits of one batch (one transaction). */
 export interface BatchLimits {
   readonly maxRecords: number;
@@ -59,6 +62,7 @@ export class ShardProcessor {
   private ready = false;
   /** The next offsets of the inputs, as committed in the state changelog. */
   private positions: Record<string, number> = {};
+  private lagCommitTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly deps: ShardProcessorDeps) {}
 
@@ -92,6 +96,7 @@ export class ShardProcessor {
   async stop(): Promise<void> {
     this.ready = false;
     this.abort.abort(new Error(`shard ${this.deps.shard} stopped`));
+    clearTimeout(this.lagCommitTimer);
     await this.loop?.catch(() => undefined);
     this.cache.clear();
     await this.producer?.close().catch(() => undefined);
@@ -150,7 +155,7 @@ export class ShardProcessor {
         this.batchInFlight = batch.then(() => undefined, () => undefined);
         const result = await batch;
         deps.onBatch?.(deps.shard, result);
-        void deps.consumer.commitPositions(deps.shard, this.positions).catch(() => undefined);
+        this.scheduleLagCommit();
       } catch (error) {
         if (signal.aborted) return;
         this.abort.abort(error);
@@ -162,6 +167,19 @@ export class ShardProcessor {
   }
 
   /** Runs one batch and, once it is committed and in the store, brings the cache and positions up to date. */
+  /**
+   * Commits the group positions (read only by lag monitoring; the real ones are in the changelog)
+   * at most every LAG_COMMIT_INTERVAL_MS: a commit per batch cost two broker round trips per
+   * transaction for figures nobody reads that often.
+   */
+  private scheduleLagCommit(): void {
+    if (this.lagCommitTimer) return;
+    this.lagCommitTimer = setTimeout(() => {
+      this.lagCommitTimer = undefined;
+      if (!this.abort.signal.aborted) void this.deps.consumer.commitPositions(this.deps.shard, this.positions).catch(() => undefined);
+    }, LAG_COMMIT_INTERVAL_MS);
+  }
+
   private async commitBatch(records: LogRecord[], timers: TimerEntry[]): Promise<BatchResult> {
     const result = await runBatch({
       ...this.deps,

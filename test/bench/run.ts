@@ -122,7 +122,7 @@ async function setUp(): Promise<BenchContext> {
   const env = { LOGBOOK_KAFKA_BROKERS: brokers!.join(','), ENGINE_PREFIX: prefix, ENGINE_SHARDS: String(settings.shards), ENGINE_ROLE: 'both', ENGINE_DATA: dataDirectory };
   log('starting the engine and its workers (separate process)');
   const profileDir = fileURLToPath(new URL('./results/profiles/', import.meta.url));
-  const nodeFlags = values.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  const nodeFlags = values.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : process.env.BENCH_NODE_FLAGS?.split(' ') ?? [];
   let process_: EngineProcess = await startEngineProcess(env, undefined, nodeFlags);
   cleanups.push(async () => void (await process_.stop()));
   const engine: BenchEngine = {

@@ -13,6 +13,8 @@ import { coPartitionedAssigner, describeMember } from './co-partitioned-protocol
 import { toLogRecord } from './partition-reader.js';
 
 const DEFAULT_MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
+/** How long a commit waits for others to share its request. */
+const COMMIT_COALESCE_MS = 20;
 
 /** Per-partition delivery state: where each input continues and what is buffered for `take`. */
 interface PartitionState {
@@ -38,6 +40,9 @@ export class KafkaGroupConsumer implements GroupConsumer {
   private listener: AssignmentListener | undefined;
   private readonly maxBufferedBytes: number;
   private stopped = false;
+  /** Offsets waiting for the next coalesced commit, by `topic:partition`. */
+  private readonly pendingCommits = new Map<string, { topic: string; partition: number; offset: string }>();
+  private commitFlush: Promise<void> | undefined;
 
   constructor(
     kafka: Kafka,
@@ -123,8 +128,23 @@ export class KafkaGroupConsumer implements GroupConsumer {
 
   async commitPositions(partition: number, positions: InputPositions): Promise<void> {
     if (!this.owned.includes(partition)) return;
-    const offsets = Object.entries(positions).map(([topic, offset]) => ({ topic, partition, offset: String(offset) }));
-    await this.consumer.commitOffsets(offsets);
+    for (const [topic, offset] of Object.entries(positions)) this.pendingCommits.set(`${topic}:${partition}`, { topic, partition, offset: String(offset) });
+    this.commitFlush ??= this.flushCommits();
+    return this.commitFlush;
+  }
+
+  /**
+   * Commits every pending offset in one request after a short window. KafkaJS looks the group
+   * coordinator up for each `commitOffsets` call, so one call per partition cost two round trips
+   * each; partitions committing in the same window now share them.
+   */
+  private async flushCommits(): Promise<void> {
+    await new Promise((resolve) => setTimeout(resolve, COMMIT_COALESCE_MS));
+    const offsets = [...this.pendingCommits.values()];
+    this.pendingCommits.clear();
+    // Commits arriving from now on start the next flush.
+    this.commitFlush = undefined;
+    if (offsets.length > 0) await this.consumer.commitOffsets(offsets);
   }
 
   async committedPositions(partition: number): Promise<InputPositions> {

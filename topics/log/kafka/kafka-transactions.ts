@@ -3,6 +3,7 @@ import { CommitOutcomeUnknownError } from '../../errors.js';
 import type { OutgoingRecord, Transaction, TransactionalProducer } from '../log.js';
 import { assertRecordsFit } from '../record-size.js';
 import { transactionError } from './kafka-errors.js';
+import { producerWithCachedCoordinator } from './transaction-coordinator-cache.js';
 
 /** Settings of a transactional producer. */
 export interface TransactionalSettings {
@@ -18,13 +19,15 @@ export interface TransactionalSettings {
  * After any failure of send, commit or abort the producer is unusable — KafkaJS can be left
  * believing a transaction is still open — so further use fails with `CommitOutcomeUnknownError`
  * and the owner must open a new producer (which re-fences) once it has checked it still owns the shard.
+ * That is also why the producer may keep its transaction coordinator once initialised: a moved
+ * coordinator fails one transaction, and the next producer looks it up again.
  */
 export async function openTransactionalProducer(
   kafka: Kafka,
   transactionalId: string,
   settings: TransactionalSettings,
 ): Promise<TransactionalProducer> {
-  const producer = kafka.producer({
+  const { producer, keepCoordinator } = producerWithCachedCoordinator(kafka, {
     transactionalId,
     idempotent: true,
     maxInFlightRequests: 1,
@@ -38,6 +41,7 @@ export async function openTransactionalProducer(
     await producer.connect();
     const fence = await producer.transaction();
     await fence.abort();
+    keepCoordinator();
   } catch (error) {
     await producer.disconnect().catch(() => undefined);
     throw transactionError('initialising', transactionalId, error);
