@@ -6,7 +6,9 @@
  * workers as a separate process), runs the chosen workloads (see workloads/index.ts), prints
  * progress and a table, and writes a JSON result (with the machine, versions and settings) under
  * test/bench/results/. `--profile` runs the engine process (Kafka backend) under `--cpu-prof` and
- * writes its CPU profile under test/bench/results/profiles/ (open it in Chrome DevTools).
+ * writes its CPU profile under test/bench/results/profiles/ (open it in Chrome DevTools);
+ * BENCH_NODE_FLAGS (space-separated) passes other node flags to that process, for example an
+ * `--import` of a module that counts KafkaJS requests.
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { cpus, totalmem, tmpdir } from 'node:os';
