@@ -28,6 +28,18 @@ export interface BenchEngine {
   readonly killAndRestart?: () => Promise<void>;
   /** Topic prefix of this run. */
   readonly prefix: string;
+  /** The current run's history of a workflow (event types and engine timestamps). */
+  history(workflowId: string): Promise<BenchEvent[]>;
+  /** The engine's Prometheus metrics, as text. */
+  metrics(): Promise<string>;
+}
+
+/** The part of a history event the workloads read. */
+export interface BenchEvent {
+  readonly eventId: number;
+  /** Engine clock, ms since the epoch. */
+  readonly eventTime: number;
+  readonly attributes: { readonly type: string };
 }
 
 /** Everything a workload needs: the client that offers load, the engine under test, and the settings. */

@@ -22,7 +22,8 @@ import * as benchActivities from './workflows/activities.js';
 import { startKafka, type RunningKafka } from '../kafka/broker.js';
 import { startEngineProcess, type EngineProcess } from '../support/engine-process.js';
 import { startTestEngine } from '../support/test-engine.js';
-import type { BenchContext, BenchEngine, BenchSettings, TableRow } from './bench-context.js';
+import { EngineMetrics } from '../../gateway/metrics.js';
+import type { BenchContext, BenchEngine, BenchEvent, BenchSettings, TableRow } from './bench-context.js';
 import { QUICK_WORKLOADS, WORKLOADS } from './workloads/index.js';
 
 const { values } = parseArgs({
@@ -109,15 +110,27 @@ async function setUp(): Promise<BenchContext> {
   cleanups.push(() => rm(data, { recursive: true, force: true }));
   const prefix = `bench_${Date.now().toString(36)}`;
   if (settings.backend === 'embedded') {
+    const metrics = new EngineMetrics(false);
     const t = await startTestEngine('embedded', {
       shards: settings.shards,
       workers: false,
       prefix,
-      engine: { dataDirectory: join(data, 'node') },
+      engine: { dataDirectory: join(data, 'node'), onBatch: (shard, batch) => metrics.recordBatch(shard, batch) },
       extraWorkers: [{ taskQueue: 'bench', workflowsPath: fileURLToPath(new URL('./workflows/index.ts', import.meta.url)), activities: benchActivities, maxConcurrentWorkflowTasks: 50 }],
     });
     cleanups.push(() => t.stop());
-    const engine: BenchEngine = { pid: process.pid, dataDirectory: join(data, 'node'), endpoint: 'http://127.0.0.1:0', prefix };
+    const engine: BenchEngine = {
+      pid: process.pid,
+      dataDirectory: join(data, 'node'),
+      endpoint: 'http://127.0.0.1:0',
+      prefix,
+      async history(workflowId) {
+        const state = await t.engine.describe('default', workflowId);
+        if (!state) throw new Error(`no workflow ${workflowId}`);
+        return t.engine.history('default', workflowId, state.executionInfo.runId);
+      },
+      metrics: () => metrics.registry.metrics(),
+    };
     return { settings, client: t.engine.client, engine, log };
   }
   const dataDirectory = join(data, 'node');
@@ -136,6 +149,15 @@ async function setUp(): Promise<BenchContext> {
     },
     dataDirectory,
     prefix,
+    async history(workflowId) {
+      const response = await fetch(`${process_.endpoint}/api/v1/namespaces/default/workflows/${encodeURIComponent(workflowId)}/history?raw=1`);
+      if (!response.ok) throw new Error(`history of ${workflowId}: HTTP ${response.status} ${await response.text()}`);
+      return ((await response.json()) as { events: BenchEvent[] }).events;
+    },
+    async metrics() {
+      const response = await fetch(`${process_.endpoint}/metrics`);
+      return response.text();
+    },
     async killAndRestart() {
       await process_.kill9();
       process_ = await startEngineProcess(env, undefined, nodeFlags);

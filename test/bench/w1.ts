@@ -33,15 +33,20 @@ async function runOne(client: CommandClient, id: string, timeoutMs: number): Pro
   return performance.now() - started;
 }
 
-/** W1a: `runs` workflows one after another (after `warmup` unmeasured ones). */
-export async function w1Latency(client: CommandClient, runs: number, onProgress: (line: string) => void, warmup = 5): Promise<Percentiles> {
+/** W1a: `runs` workflows one after another (after `warmup` unmeasured ones); also the measured ids. */
+export async function w1Latency(client: CommandClient, runs: number, onProgress: (line: string) => void, warmup = 5): Promise<{ latency: Percentiles; workflowIds: string[] }> {
   const samples: number[] = [];
+  const workflowIds: string[] = [];
   for (let i = 0; i < runs + warmup; i++) {
-    const ms = await runOne(client, `w1-latency-${Date.now()}-${i}`, 30_000);
-    if (i >= warmup) samples.push(ms);
+    const id = `w1-latency-${Date.now()}-${i}`;
+    const ms = await runOne(client, id, 30_000);
+    if (i >= warmup) {
+      samples.push(ms);
+      workflowIds.push(id);
+    }
     if (i % 10 === 0) onProgress(`W1 latency: ${i + 1}/${runs + warmup}`);
   }
-  return percentiles(samples);
+  return { latency: percentiles(samples), workflowIds };
 }
 
 /** One step of the throughput sweep. */

@@ -74,6 +74,7 @@ if (role === 'workers') {
     dataDirectory: env('ENGINE_DATA'),
     endpoint,
     onShardEvent: (e) => console.log(`SHARD ${e.shard} ${e.kind}${e.error ? ` ${(e.error as Error).message}` : ''}`),
+    onBatch: (shard, result) => metrics.recordBatch(shard, result),
   });
   server.on('request', createHttpApp({ engine, metrics: metrics.registry, selfEndpoint: endpoint }));
   if (role === 'both') await startWorkers(engine.workerConnection(), engineHistoryFetcher(engine));
