@@ -48,6 +48,17 @@ const runHandlers: { [K in RunCommandType]: Handler<K> } = {
   RecordRequestCancelExternalWorkflowExecutionResult: later('cancellations of other workflows'),
 };
 
+/**
+ * True if the command is for the workflow's current run: it names no run, names it, or is a result
+ * wait that follows continue-as-new chains naming the chain's first run (what a client that
+ * started the workflow holds), which the current run continues.
+ */
+function namesCurrentRun(state: MutableStateSnapshot, command: Command): boolean {
+  const info = state.executionInfo;
+  if (command.runId === null || command.runId === info.runId) return true;
+  return command.body.type === 'AwaitWorkflowExecutionResult' && command.body.followRuns && command.runId === info.firstExecutionRunId;
+}
+
 function isStart(command: Command): command is StartCommand {
   return command.body.type === 'StartWorkflowExecution' || command.body.type === 'SignalWithStartWorkflowExecution';
 }
@@ -73,7 +84,7 @@ export function applyCommand(
     const message = `workflow ${command.namespace}/${command.workflowId} not found`;
     return rejectionOnly(command.replyTo, null, { code: RejectionCode.WorkflowNotFound, message });
   }
-  if (command.runId !== null && command.runId !== runId) {
+  if (!namesCurrentRun(state, command)) {
     const message = `run ${command.runId} of workflow ${command.workflowId} not found (the current run is ${runId})`;
     return rejectionOnly(command.replyTo, runId, { code: RejectionCode.RunNotFound, message });
   }

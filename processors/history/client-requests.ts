@@ -88,7 +88,11 @@ export function terminateWorkflow(ctx: Ctx, body: CommandBodyOf<'TerminateWorkfl
   terminateRun(ctx, body.reason, body.details, body.identity);
 }
 
-/** AwaitWorkflowExecutionResult: answered now if the run is closed, else when it closes. */
+/**
+ * AwaitWorkflowExecutionResult: answered now if the run is closed, else when it closes. A waiter
+ * with `followRuns` moves to the run that continues this one (continue-as-new) and is answered
+ * when the chain ends; without it, a continued run answers with status ContinuedAsNew.
+ */
 export function awaitResult(ctx: Ctx, body: CommandBodyOf<'AwaitWorkflowExecutionResult'>): void {
   const replyTo = ctx.command?.replyTo;
   if (!replyTo) {
@@ -101,6 +105,5 @@ export function awaitResult(ctx: Ctx, body: CommandBodyOf<'AwaitWorkflowExecutio
     return;
   }
   if (state.resultWaiters.some((w) => w.replyTo.requestId === replyTo.requestId)) return;
-  // Following continue-as-new / retry chains comes with issue 5: every waiter gets this run's result.
   state.resultWaiters.push({ replyTo, followRuns: body.followRuns });
 }

@@ -54,6 +54,15 @@ const scheduleActivity: Validator<'ScheduleActivityTask'> = (ctx, scan, c) => {
   return null;
 };
 
+const continueAsNew: Validator<'ContinueAsNewWorkflowExecution'> = (_ctx, _scan, c) => {
+  if (!c.workflowType) return problem('BadContinueAsNewAttributes', 'continue-as-new needs a workflowType');
+  if (negative(c.workflowRunTimeoutMs, c.workflowTaskTimeoutMs, c.backoffStartIntervalMs)) {
+    return problem('BadContinueAsNewAttributes', 'continue-as-new: timeouts and the backoff must not be negative');
+  }
+  const policy = retryPolicyProblem(c.retryPolicy);
+  return policy ? problem('BadContinueAsNewAttributes', `continue-as-new: invalid retry policy: ${policy}`) : null;
+};
+
 const validators: { [K in WorkflowCommandType]: Validator<K> } = {
   ScheduleActivityTask: scheduleActivity,
   RequestCancelActivityTask: (_ctx, scan, c) =>
@@ -77,7 +86,7 @@ const validators: { [K in WorkflowCommandType]: Validator<K> } = {
   RecordMarker: (_ctx, _scan, c) => (c.markerName ? null : problem('BadRecordMarkerAttributes', 'markerName is required')),
   UpsertWorkflowSearchAttributes: () => null,
   ModifyWorkflowProperties: () => null,
-  ContinueAsNewWorkflowExecution: later('BadContinueAsNewAttributes', 'ContinueAsNewWorkflowExecution'),
+  ContinueAsNewWorkflowExecution: continueAsNew,
   StartChildWorkflowExecution: later('BadStartChildExecutionAttributes', 'StartChildWorkflowExecution'),
   SignalExternalWorkflowExecution: later('BadSignalWorkflowExecutionAttributes', 'SignalExternalWorkflowExecution'),
   RequestCancelExternalWorkflowExecution: later('BadRequestCancelExternalWorkflowExecutionAttributes', 'RequestCancelExternalWorkflowExecution'),
@@ -89,6 +98,7 @@ const closing: Partial<Record<WorkflowCommandType, WorkflowTaskFailedCause>> = {
   CompleteWorkflowExecution: 'BadCompleteWorkflowExecutionAttributes',
   FailWorkflowExecution: 'BadFailWorkflowExecutionAttributes',
   CancelWorkflowExecution: 'BadCancelWorkflowExecutionAttributes',
+  ContinueAsNewWorkflowExecution: 'BadContinueAsNewAttributes',
 };
 
 /** True if the command closes the run. */

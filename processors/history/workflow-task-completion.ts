@@ -2,8 +2,9 @@
  * WorkflowTaskCompleted: the worker's commands become history. In order: WorkflowTaskScheduled
  * (transient attempts only), WorkflowTaskStarted, WorkflowTaskCompleted, one event per command,
  * the events buffered meanwhile, and a new WorkflowTaskScheduled if the workflow has something new
- * to see. Invalid commands fail the task instead; closing the run while events are buffered is
- * refused with UnhandledCommand and a new task delivers them at once.
+ * to see. Invalid commands fail the task instead; closing the run (complete, fail, cancel,
+ * continue-as-new) while events are buffered is refused with UnhandledCommand and a new task
+ * delivers them at once, so the workflow sees a signal before it hands over to a new run (Temporal).
  * @module
  */
 import type { CommandBodyOf } from '../../topics/schemas/command/index.js';
@@ -40,6 +41,8 @@ export function workflowTaskCompleted(ctx: Ctx, body: CommandBodyOf<'WorkflowTas
   state.executionInfo.lastWorkflowTaskCompletedEventId = completed.eventId;
   state.pendingWorkflowTask = null;
   const needsWorkflowTask = applyWorkflowCommands(ctx, body.commands, { completedEventId: completed.eventId, identity: body.identity });
+  // `state` is the run the task belonged to: closed by the commands, or replaced by the run that
+  // continues it (which already has its first workflow task).
   if (state.executionInfo.status !== 'Running') return;
   const flushed = flushBuffered(ctx);
   if (flushed || needsWorkflowTask) scheduleWorkflowTask(ctx, 1);
