@@ -6,7 +6,8 @@
 import type { Command, CommandBodyOf, CommandType } from '../../topics/schemas/command/index.js';
 import type { MutableStateSnapshot } from '../../topics/schemas/mutable-state-snapshot/index.js';
 import { defaultHistoryConfig, type HistoryConfig } from './config.js';
-import { finish, openContext, reject, rejectionOnly, type Ctx } from './context.js';
+import { openContext, reject, rejectionOnly, type Ctx } from './context.js';
+import { finishWithinLimits } from './history-limits.js';
 import {
   activityTaskCanceled,
   activityTaskCompleted,
@@ -91,5 +92,5 @@ export function applyCommand(
   const ctx = openContext(state, now, config, command);
   const handler = runHandlers[type as RunCommandType] as Handler<RunCommandType>;
   handler(ctx, command.body as CommandBodyOf<RunCommandType>);
-  return finish(ctx, state);
+  return finishWithinLimits(ctx, state);
 }

@@ -6,6 +6,7 @@
 import type { WorkflowCommand, WorkflowCommandAttributesMap, WorkflowCommandType } from '../../topics/schemas/command/index.js';
 import type { WorkflowTaskFailedCause } from '../../topics/schemas/common/v1-enums.js';
 import type { Tagged } from '../../topics/schemas/avro-schema.js';
+import { limitsFor } from './config.js';
 import type { Ctx } from './context.js';
 import { retryPolicyProblem } from './retry-policy.js';
 import { RejectionCode } from './transition.js';
@@ -50,6 +51,11 @@ const scheduleActivity: Validator<'ScheduleActivityTask'> = (ctx, scan, c) => {
   }
   const policy = retryPolicyProblem(c.retryPolicy);
   if (policy) return problem('BadScheduleActivityAttributes', `${name}: invalid retry policy: ${policy}`);
+  const limit = limitsFor(ctx.config, ctx.state.executionInfo.namespace).maxPendingActivities;
+  if (scan.activityIds.size >= limit) {
+    // Temporal's cause PendingActivitiesLimitExceeded is not in the v1 enum: the failure code names it.
+    return { cause: 'BadScheduleActivityAttributes', code: 'PendingActivitiesLimitExceeded', message: `${name}: the run already has ${limit} pending activities, the limit; wait for some to finish` };
+  }
   scan.activityIds.add(c.activityId);
   return null;
 };

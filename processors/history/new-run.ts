@@ -51,6 +51,7 @@ export function newRunState(command: Command, start: StartWorkflowExecutionReque
     pendingChildren: [], pendingSignalExternals: [], pendingCancelExternals: [], pendingUpdates: [], resultWaiters: [],
     searchAttributes: { ...start.searchAttributes }, memo: { ...start.memo }, startRequestId: command.requestId,
     workflowTaskDispatched: true, activitiesAwaitingBackoff: [], closeResult: null, closeFailure: null,
+    signalCount: 0, historyLimitWarned: false,
   };
 }
 
@@ -79,6 +80,7 @@ export function startRun(ctx: Ctx, start: StartWorkflowExecutionRequest, signal:
   });
   if (signal) {
     rememberRequestId(ctx, requestId);
+    ctx.state.signalCount++;
     appendEvent(ctx, { type: 'WorkflowExecutionSignaled', ...signal, requestId, externalInitiator: null });
   }
   if (info.executionTime <= ctx.now) scheduleWorkflowTask(ctx, 1);

@@ -35,8 +35,10 @@ export const RejectionCode = {
   StaleActivityResult: 'StaleActivityResult',
   /** A worker acknowledged a cancellation nobody requested. */
   ActivityNotCancelRequested: 'ActivityNotCancelRequested',
-  /** Too many events are buffered behind the in-flight workflow task. */
+  /** Too many events are buffered behind the in-flight workflow task (retry later). */
   ResourceExhausted: 'ResourceExhausted',
+  /** The run reached a per-run limit (signals per run); retrying does not help, a new run does. */
+  LimitExceeded: 'LimitExceeded',
   /** A feature planned for later (queries, updates, children, cron, …). */
   NotSupportedYet: 'NotSupportedYet',
   /** A field has a value the engine cannot accept. */
@@ -78,6 +80,10 @@ export interface WorkflowTaskIntent extends TaskTarget {
   startedEventIdHint: number;
   fromEventId: number;
   lastEventId: number;
+  /** History size before the task's WorkflowTaskStarted; recorded there when the task completes. */
+  historySizeBytes: number;
+  /** The history passed a suggestion limit (see `history-limits.ts`); recorded in WorkflowTaskStarted too. */
+  suggestContinueAsNew: boolean;
 }
 
 /**

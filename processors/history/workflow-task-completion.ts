@@ -11,6 +11,7 @@ import type { CommandBodyOf } from '../../topics/schemas/command/index.js';
 import { appendEvent, engineFailure, type Ctx } from './context.js';
 import { closesRun, validateCommands } from './command-validation.js';
 import { flushBuffered } from './delivery.js';
+import { warnIfHistoryLarge } from './history-limits.js';
 import { RejectionCode } from './transition.js';
 import { applyWorkflowCommands } from './workflow-commands.js';
 import { endAttempt, pendingAttempt, writeAttemptStart } from './workflow-task-attempts.js';
@@ -44,6 +45,7 @@ export function workflowTaskCompleted(ctx: Ctx, body: CommandBodyOf<'WorkflowTas
   // `state` is the run the task belonged to: closed by the commands, or replaced by the run that
   // continues it (which already has its first workflow task).
   if (state.executionInfo.status !== 'Running') return;
+  warnIfHistoryLarge(ctx, completed.eventId);
   const flushed = flushBuffered(ctx);
   if (flushed || needsWorkflowTask) scheduleWorkflowTask(ctx, 1);
 }
