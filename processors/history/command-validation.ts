@@ -6,6 +6,7 @@
 import type { WorkflowCommand, WorkflowCommandAttributesMap, WorkflowCommandType } from '../../topics/schemas/command/index.js';
 import type { WorkflowTaskFailedCause } from '../../topics/schemas/common/v1-enums.js';
 import type { Tagged } from '../../topics/schemas/avro-schema.js';
+import { ENGINE_MARKER_PREFIX, isEngineMarker } from '../../topics/schemas/history-event/engine-markers.js';
 import { limitsFor } from './config.js';
 import type { Ctx } from './context.js';
 import { retryPolicyProblem } from './retry-policy.js';
@@ -89,7 +90,10 @@ const validators: { [K in WorkflowCommandType]: Validator<K> } = {
   CompleteWorkflowExecution: () => null,
   FailWorkflowExecution: () => null,
   CancelWorkflowExecution: () => null,
-  RecordMarker: (_ctx, _scan, c) => (c.markerName ? null : problem('BadRecordMarkerAttributes', 'markerName is required')),
+  RecordMarker: (_ctx, _scan, c) => {
+    if (!c.markerName) return problem('BadRecordMarkerAttributes', 'markerName is required');
+    return isEngineMarker(c.markerName) ? problem('BadRecordMarkerAttributes', `marker '${c.markerName}': names starting with '${ENGINE_MARKER_PREFIX}' are the engine's`) : null;
+  },
   UpsertWorkflowSearchAttributes: () => null,
   ModifyWorkflowProperties: () => null,
   ContinueAsNewWorkflowExecution: continueAsNew,

@@ -73,6 +73,14 @@ describe('history limits', () => {
     assert.equal(d.state!.historyLimitWarned, true);
   });
 
+  it('refuses workflow markers named like the engine\'s, so replay can tell them apart', () => {
+    const d = new HistoryDriver();
+    d.start();
+    d.completeWorkflowTask([{ type: 'RecordMarker', markerName: HISTORY_LIMIT_WARNING_MARKER, details: {}, header: {}, failure: null }]);
+    const failed = d.events.find((e) => e.attributes.type === 'WorkflowTaskFailed')!;
+    assert.ok(failed.attributes.type === 'WorkflowTaskFailed' && failed.attributes.cause === 'BadRecordMarkerAttributes');
+  });
+
   it('terminates a run past the hard event-count limit with a reason naming the limit, and withdraws the tasks of that input', () => {
     const d = new HistoryDriver(withLimits({ historyCountLimit: 30 }));
     d.start();

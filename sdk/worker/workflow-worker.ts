@@ -103,7 +103,7 @@ export class WorkflowWorker {
 
   private async activate(task: WorkflowTask): Promise<{ result: WorkflowTaskResult; cacheHit: boolean }> {
     const cached = this.cache.get(task.runId);
-    const events = withScheduledEvent(task);
+    const events = withTaskEvents(task, this.options.identity);
     const first = events[0]?.eventId;
     // A hit needs the task's events to overlap or continue the cached run; the overlap is skipped.
     if (cached && first !== undefined && first <= cached.lastEventId + 1) {
@@ -130,21 +130,32 @@ export class WorkflowWorker {
 }
 
 /**
- * The task's events, ending with its WorkflowTaskScheduled event. A transient retry (attempt ≥ 2)
- * is not in history until it completes; the worker synthesises its Scheduled event from the task,
- * with the same time the engine will record, so replay sees the same workflow time either way.
+ * The task's events, ending with its WorkflowTaskScheduled and WorkflowTaskStarted events, which the
+ * engine writes only when the task completes. A transient retry (attempt ≥ 2) has no Scheduled
+ * event in history yet; the worker synthesises it from the task with the time the engine will
+ * record, so replay sees the same workflow time either way. WorkflowTaskStarted is synthesised
+ * with the history facts the task carries (`suggestContinueAsNew`, size), the values the engine
+ * records in it, so `workflowInfo()` reads the same live and on replay.
  */
-export function withScheduledEvent(task: WorkflowTask): HistoryEvent[] {
-  if (task.scheduledEventId <= task.lastEventId) return task.events;
-  const scheduled: HistoryEvent = {
-    namespace: task.namespace,
-    workflowId: task.workflowId,
-    runId: task.runId,
-    workflowType: task.workflowType,
-    taskQueue: task.taskQueue,
-    eventId: task.scheduledEventId,
+export function withTaskEvents(task: WorkflowTask, identity: string): HistoryEvent[] {
+  const envelope = { namespace: task.namespace, workflowId: task.workflowId, runId: task.runId, workflowType: task.workflowType, taskQueue: task.taskQueue };
+  const events = [...task.events];
+  if (task.scheduledEventId > task.lastEventId) {
+    events.push({
+      ...envelope,
+      eventId: task.scheduledEventId,
+      eventTime: task.scheduledTime,
+      attributes: { type: 'WorkflowTaskScheduled', taskQueue: task.taskQueue, startToCloseTimeoutMs: task.startToCloseTimeoutMs, attempt: task.attempt },
+    });
+  }
+  events.push({
+    ...envelope,
+    eventId: task.startedEventIdHint,
     eventTime: task.scheduledTime,
-    attributes: { type: 'WorkflowTaskScheduled', taskQueue: task.taskQueue, startToCloseTimeoutMs: task.startToCloseTimeoutMs, attempt: task.attempt },
-  };
-  return [...task.events, scheduled];
+    attributes: {
+      type: 'WorkflowTaskStarted', scheduledEventId: task.scheduledEventId, identity, requestId: '',
+      historySizeBytes: task.historySizeBytes, suggestContinueAsNew: task.suggestContinueAsNew,
+    },
+  });
+  return events;
 }
