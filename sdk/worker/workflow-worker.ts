@@ -19,6 +19,9 @@ const TASK_FAILED_CAUSE: Readonly<Record<WorkflowTaskFailureCause, WorkflowTaskF
   UnknownWorkflowType: 'WorkflowWorkerUnhandledFailure',
 };
 
+/** Workflow commands that end the run. */
+const CLOSING_COMMANDS: ReadonlySet<string> = new Set(['CompleteWorkflowExecution', 'FailWorkflowExecution', 'CancelWorkflowExecution', 'ContinueAsNewWorkflowExecution']);
+
 /** Reads a run's history, events 1..untilEventId, from the shard that owns it. */
 export interface HistoryFetcher {
   fetch(run: RunRef, untilEventId: number): Promise<HistoryEvent[]>;
@@ -95,6 +98,10 @@ export class WorkflowWorker {
     this.options.onTask?.({ cacheHit, replayMs: performance.now() - started, result: result.type });
     if (result.type === 'completed') {
       await this.commands.write(run, { type: 'WorkflowTaskCompleted', ...ref, commands: result.commands, sdkFlags: [], sdkName: 'logbook-typescript', sdkVersion: '0.1.0' });
+      // A run that closes or continues as new gets no more tasks (unless the engine refuses the
+      // completion, and then a replay serves): free its sandbox now, so a long chain of runs does
+      // not fill the cache with finished ones.
+      if (result.commands.some((c) => CLOSING_COMMANDS.has(c.type))) this.cache.evict(task.runId);
     } else {
       this.cache.evict(task.runId);
       await this.commands.write(run, { type: 'WorkflowTaskFailed', ...ref, cause: TASK_FAILED_CAUSE[result.cause], failure: result.failure });
