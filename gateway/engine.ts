@@ -7,8 +7,10 @@ import { openLog, type LogLocation } from '../topics/log/open-log.js';
 import { defaultDataConverter, type DataConverter } from '../topics/payload/index.js';
 import type { HistoryEvent } from '../topics/schemas/history-event/index.js';
 import type { MutableStateSnapshot } from '../topics/schemas/mutable-state-snapshot/index.js';
-import { SingleObjectSerde, historyEventCodec, type Serde } from '../topics/serde/index.js';
+import type { VisibilityRow } from '../topics/schemas/visibility-row/index.js';
+import { SingleObjectSerde, historyEventCodec, visibilityRowCodec, type Serde } from '../topics/serde/index.js';
 import { ensureTopics } from '../topics/topic-setup.js';
+import type { HistoryConfig } from '../processors/history/index.js';
 import { HistoryNode } from '../processors/history-node.js';
 import { ReplyListener } from '../processors/reply-listener.js';
 import type { BatchResult } from '../processors/shard-batch.js';
@@ -36,6 +38,8 @@ export interface EngineOptions {
   /** Overrides the history consumer group (split-brain tests only). */
   readonly historyGroupId?: string;
   readonly onShardEvent?: ConstructorParameters<typeof HistoryNode>[0]['onShardEvent'];
+  /** History state-machine settings (limits per namespace and their defaults); default `defaultHistoryConfig`. */
+  readonly history?: HistoryConfig;
 }
 
 /** The shard does not live here (or is restoring): the caller should retry or ask the owner. */
@@ -84,6 +88,7 @@ export class Engine {
         ...(options.historyGroupId ? { groupId: options.historyGroupId } : {}),
         ...(options.onBatch ? { onBatch: options.onBatch } : {}),
         ...(options.onShardEvent ? { onShardEvent: options.onShardEvent } : {}),
+        ...(options.history ? { history: options.history } : {}),
       });
       const replies = new ReplyListener(log, catalog, serde);
       await replies.start();
@@ -103,6 +108,18 @@ export class Engine {
   /** The committed mutable state of a workflow, read from the local shard store. */
   async describe(namespace: string, workflowId: string): Promise<MutableStateSnapshot | null> {
     return (await this.localShard(namespace, workflowId)).describe(workflowKey(namespace, workflowId));
+  }
+
+  /**
+   * The visibility row of one run (any run of the workflow, closed ones too), read from the local
+   * shard store after the batch in flight; undefined if the run is unknown.
+   */
+  async visibilityRow(namespace: string, workflowId: string, runId: string): Promise<VisibilityRow | undefined> {
+    const processor = await this.localShard(namespace, workflowId);
+    const key = workflowKey(namespace, workflowId);
+    await processor.describe(key);
+    const raw = await processor.localStore?.get(Keyspace.visibility, `${key}/${runId}`);
+    return raw ? this.serde.decode(visibilityRowCodec, raw) : undefined;
   }
 
   /**

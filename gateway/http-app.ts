@@ -8,6 +8,7 @@ import type { Engine } from './engine.js';
 import { ShardUnavailableError } from './engine.js';
 import { errorHandler, HttpError, optionalArray, requireString } from './http-errors.js';
 import { toJsonView } from './json-views.js';
+import { awaitRunResult, closedRunOutcome } from './run-outcome.js';
 import { UI_HTML } from './ui.js';
 import { taskRoutes } from './task-endpoints/task-routes.js';
 
@@ -116,19 +117,30 @@ export function createHttpApp(options: HttpAppOptions): Express {
     res.status(202).json({ workflowId, terminated: true });
   });
 
-  app.get(`${API}/:workflowId/result`, async (req, res) => {
+  // Forwardable: an older run of a continue-as-new chain is answered from the owner's store.
+  app.get(`${API}/:workflowId/result`, forwardable(options, async (req, res) => {
     const { namespace, workflowId } = ids(req);
     const timeoutMs = req.query.timeout === undefined ? 60_000 : badInput(() => durationToMs(String(req.query.timeout), 'timeout'));
-    const command = engine.client.envelope(namespace, workflowId, { type: 'AwaitWorkflowExecutionResult', followRuns: false }, runAndRequest(req.query));
-    const reply = await replyOrThrow(await engine.client.send(command, { awaitReply: true, timeoutMs }));
-    res.json(toJsonView({ workflowId, runId: reply.runId, status: reply.executionStatus, result: reply.payload, failure: reply.failure }, engine.dataConverter));
-  });
+    const followRuns = req.query.followRuns !== 'false' && req.query.followRuns !== '0';
+    const runId = typeof req.query.runId === 'string' ? req.query.runId : undefined;
+    const answer = await awaitRunResult(engine, namespace, workflowId, { ...(runId ? { runId } : {}), followRuns, timeoutMs });
+    res.json(toJsonView({ workflowId, ...answer }, engine.dataConverter));
+  }));
 
   app.get(`${API}/:workflowId`, forwardable(options, async (req, res) => {
     const { namespace, workflowId } = ids(req);
     const state = await engine.describe(namespace, workflowId);
     if (!state) throw new HttpError(404, 'WorkflowNotFound', `workflow ${workflowId} does not exist in namespace ${namespace}`);
-    res.json(toJsonView(state, engine.dataConverter));
+    const runId = typeof req.query.runId === 'string' ? req.query.runId : state.executionInfo.runId;
+    if (runId === state.executionInfo.runId) {
+      res.json(toJsonView(state, engine.dataConverter));
+      return;
+    }
+    // An older run (continued as new, or before the workflow id was reused): its row and outcome.
+    const outcome = await closedRunOutcome(engine, namespace, workflowId, runId);
+    if (!outcome) throw new HttpError(404, 'RunNotFound', `run ${runId} of workflow ${workflowId} not found`);
+    const { row, ...ended } = outcome;
+    res.json(toJsonView({ executionInfo: row, ...ended }, engine.dataConverter));
   }));
 
   app.get(`${API}/:workflowId/history`, forwardable(options, async (req, res) => {

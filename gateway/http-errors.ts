@@ -20,6 +20,7 @@ const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   RunNotFound: 404,
   WorkflowClosed: 409,
   ResourceExhausted: 429,
+  LimitExceeded: 409,
   INVALID_DURATION: 400,
   NotSupportedYet: 501,
   SHARD_UNAVAILABLE: 503,

@@ -27,9 +27,12 @@ export class TaskBuilder {
 
   /** Encodes the task records of a transition (its own events count as written). */
   async encode(transition: Transition, key: string): Promise<OutgoingRecord[]> {
-    const pending = new Map(transition.events.map((e) => [e.eventId, e]));
     const out: OutgoingRecord[] = [];
-    for (const intent of transition.tasks) out.push(await this.encodeIntent(intent, key, pending));
+    for (const intent of transition.tasks) {
+      // A transition that replaces the run (continue-as-new) holds events of two runs: ids repeat.
+      const pending = new Map(transition.events.filter((e) => e.runId === intent.runId).map((e) => [e.eventId, e]));
+      out.push(await this.encodeIntent(intent, key, pending));
+    }
     return out;
   }
 

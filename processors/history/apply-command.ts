@@ -6,7 +6,8 @@
 import type { Command, CommandBodyOf, CommandType } from '../../topics/schemas/command/index.js';
 import type { MutableStateSnapshot } from '../../topics/schemas/mutable-state-snapshot/index.js';
 import { defaultHistoryConfig, type HistoryConfig } from './config.js';
-import { finish, openContext, reject, rejectionOnly, type Ctx } from './context.js';
+import { openContext, reject, rejectionOnly, type Ctx } from './context.js';
+import { finishWithinLimits } from './history-limits.js';
 import {
   activityTaskCanceled,
   activityTaskCompleted,
@@ -48,6 +49,17 @@ const runHandlers: { [K in RunCommandType]: Handler<K> } = {
   RecordRequestCancelExternalWorkflowExecutionResult: later('cancellations of other workflows'),
 };
 
+/**
+ * True if the command is for the workflow's current run: it names no run, names it, or is a result
+ * wait that follows continue-as-new chains naming the chain's first run (what a client that
+ * started the workflow holds), which the current run continues.
+ */
+function namesCurrentRun(state: MutableStateSnapshot, command: Command): boolean {
+  const info = state.executionInfo;
+  if (command.runId === null || command.runId === info.runId) return true;
+  return command.body.type === 'AwaitWorkflowExecutionResult' && command.body.followRuns && command.runId === info.firstExecutionRunId;
+}
+
 function isStart(command: Command): command is StartCommand {
   return command.body.type === 'StartWorkflowExecution' || command.body.type === 'SignalWithStartWorkflowExecution';
 }
@@ -73,12 +85,12 @@ export function applyCommand(
     const message = `workflow ${command.namespace}/${command.workflowId} not found`;
     return rejectionOnly(command.replyTo, null, { code: RejectionCode.WorkflowNotFound, message });
   }
-  if (command.runId !== null && command.runId !== runId) {
+  if (!namesCurrentRun(state, command)) {
     const message = `run ${command.runId} of workflow ${command.workflowId} not found (the current run is ${runId})`;
     return rejectionOnly(command.replyTo, runId, { code: RejectionCode.RunNotFound, message });
   }
   const ctx = openContext(state, now, config, command);
   const handler = runHandlers[type as RunCommandType] as Handler<RunCommandType>;
   handler(ctx, command.body as CommandBodyOf<RunCommandType>);
-  return finish(ctx, state);
+  return finishWithinLimits(ctx, state);
 }

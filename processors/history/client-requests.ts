@@ -8,6 +8,7 @@ import type { CommandBodyOf } from '../../topics/schemas/command/index.js';
 import type { Header } from '../../topics/schemas/common/v1-records.js';
 import type { Payload } from '../../topics/payload/payload.js';
 import type { MutableStateSnapshot } from '../../topics/schemas/mutable-state-snapshot/index.js';
+import { limitsFor } from './config.js';
 import { reject, type Ctx } from './context.js';
 import { resultReply, terminateRun } from './close-run.js';
 import { bufferWouldOverflow, deliver } from './delivery.js';
@@ -45,15 +46,24 @@ function refuseIfFull(ctx: Ctx, what: string): boolean {
   return true;
 }
 
+function refuseIfSignalLimit(ctx: Ctx, what: string): boolean {
+  const limit = limitsFor(ctx.config, ctx.state.executionInfo.namespace).maxSignalsPerRun;
+  if (ctx.state.signalCount < limit) return false;
+  reject(ctx, RejectionCode.LimitExceeded, `${what}: run ${ctx.state.executionInfo.runId} already accepted ${limit} signals, the limit per run; continue as new to accept more`);
+  return true;
+}
+
 /**
  * Delivers a signal to the running run (deduplicated by the command's request id). Returns false
- * if it was refused.
+ * if it was refused: the run is closed, its buffer is full, or it reached its signal limit.
  */
 export function deliverSignal(ctx: Ctx, signal: SignalInput): boolean {
   const requestId = ctx.command?.requestId ?? '';
   if (seenRequestId(ctx.state, requestId)) return true;
-  if (refuseIfClosed(ctx, `signal ${signal.signalName}`) || refuseIfFull(ctx, `signal ${signal.signalName}`)) return false;
+  const what = `signal ${signal.signalName}`;
+  if (refuseIfClosed(ctx, what) || refuseIfSignalLimit(ctx, what) || refuseIfFull(ctx, what)) return false;
   rememberRequestId(ctx, requestId);
+  ctx.state.signalCount++;
   deliver(ctx, [{ type: 'WorkflowExecutionSignaled', ...signal, requestId, externalInitiator: null }]);
   return true;
 }
@@ -88,7 +98,11 @@ export function terminateWorkflow(ctx: Ctx, body: CommandBodyOf<'TerminateWorkfl
   terminateRun(ctx, body.reason, body.details, body.identity);
 }
 
-/** AwaitWorkflowExecutionResult: answered now if the run is closed, else when it closes. */
+/**
+ * AwaitWorkflowExecutionResult: answered now if the run is closed, else when it closes. A waiter
+ * with `followRuns` moves to the run that continues this one (continue-as-new) and is answered
+ * when the chain ends; without it, a continued run answers with status ContinuedAsNew.
+ */
 export function awaitResult(ctx: Ctx, body: CommandBodyOf<'AwaitWorkflowExecutionResult'>): void {
   const replyTo = ctx.command?.replyTo;
   if (!replyTo) {
@@ -101,6 +115,5 @@ export function awaitResult(ctx: Ctx, body: CommandBodyOf<'AwaitWorkflowExecutio
     return;
   }
   if (state.resultWaiters.some((w) => w.replyTo.requestId === replyTo.requestId)) return;
-  // Following continue-as-new / retry chains comes with issue 5: every waiter gets this run's result.
   state.resultWaiters.push({ replyTo, followRuns: body.followRuns });
 }

@@ -6,6 +6,8 @@
 import type { WorkflowCommand, WorkflowCommandAttributesMap, WorkflowCommandType } from '../../topics/schemas/command/index.js';
 import type { WorkflowTaskFailedCause } from '../../topics/schemas/common/v1-enums.js';
 import type { Tagged } from '../../topics/schemas/avro-schema.js';
+import { ENGINE_MARKER_PREFIX, isEngineMarker } from '../../topics/schemas/history-event/engine-markers.js';
+import { limitsFor } from './config.js';
 import type { Ctx } from './context.js';
 import { retryPolicyProblem } from './retry-policy.js';
 import { RejectionCode } from './transition.js';
@@ -50,8 +52,22 @@ const scheduleActivity: Validator<'ScheduleActivityTask'> = (ctx, scan, c) => {
   }
   const policy = retryPolicyProblem(c.retryPolicy);
   if (policy) return problem('BadScheduleActivityAttributes', `${name}: invalid retry policy: ${policy}`);
+  const limit = limitsFor(ctx.config, ctx.state.executionInfo.namespace).maxPendingActivities;
+  if (scan.activityIds.size >= limit) {
+    // Temporal's cause PendingActivitiesLimitExceeded is not in the v1 enum: the failure code names it.
+    return { cause: 'BadScheduleActivityAttributes', code: 'PendingActivitiesLimitExceeded', message: `${name}: the run already has ${limit} pending activities, the limit; wait for some to finish` };
+  }
   scan.activityIds.add(c.activityId);
   return null;
+};
+
+const continueAsNew: Validator<'ContinueAsNewWorkflowExecution'> = (_ctx, _scan, c) => {
+  if (!c.workflowType) return problem('BadContinueAsNewAttributes', 'continue-as-new needs a workflowType');
+  if (negative(c.workflowRunTimeoutMs, c.workflowTaskTimeoutMs, c.backoffStartIntervalMs)) {
+    return problem('BadContinueAsNewAttributes', 'continue-as-new: timeouts and the backoff must not be negative');
+  }
+  const policy = retryPolicyProblem(c.retryPolicy);
+  return policy ? problem('BadContinueAsNewAttributes', `continue-as-new: invalid retry policy: ${policy}`) : null;
 };
 
 const validators: { [K in WorkflowCommandType]: Validator<K> } = {
@@ -74,10 +90,13 @@ const validators: { [K in WorkflowCommandType]: Validator<K> } = {
   CompleteWorkflowExecution: () => null,
   FailWorkflowExecution: () => null,
   CancelWorkflowExecution: () => null,
-  RecordMarker: (_ctx, _scan, c) => (c.markerName ? null : problem('BadRecordMarkerAttributes', 'markerName is required')),
+  RecordMarker: (_ctx, _scan, c) => {
+    if (!c.markerName) return problem('BadRecordMarkerAttributes', 'markerName is required');
+    return isEngineMarker(c.markerName) ? problem('BadRecordMarkerAttributes', `marker '${c.markerName}': names starting with '${ENGINE_MARKER_PREFIX}' are the engine's`) : null;
+  },
   UpsertWorkflowSearchAttributes: () => null,
   ModifyWorkflowProperties: () => null,
-  ContinueAsNewWorkflowExecution: later('BadContinueAsNewAttributes', 'ContinueAsNewWorkflowExecution'),
+  ContinueAsNewWorkflowExecution: continueAsNew,
   StartChildWorkflowExecution: later('BadStartChildExecutionAttributes', 'StartChildWorkflowExecution'),
   SignalExternalWorkflowExecution: later('BadSignalWorkflowExecutionAttributes', 'SignalExternalWorkflowExecution'),
   RequestCancelExternalWorkflowExecution: later('BadRequestCancelExternalWorkflowExecutionAttributes', 'RequestCancelExternalWorkflowExecution'),
@@ -89,6 +108,7 @@ const closing: Partial<Record<WorkflowCommandType, WorkflowTaskFailedCause>> = {
   CompleteWorkflowExecution: 'BadCompleteWorkflowExecutionAttributes',
   FailWorkflowExecution: 'BadFailWorkflowExecutionAttributes',
   CancelWorkflowExecution: 'BadCancelWorkflowExecutionAttributes',
+  ContinueAsNewWorkflowExecution: 'BadContinueAsNewAttributes',
 };
 
 /** True if the command closes the run. */

@@ -4,6 +4,29 @@
  * @module
  */
 
+/**
+ * Per-run limits (Temporal's names in brackets). Each can be set per namespace through
+ * {@link HistoryConfig.namespaceLimits}; {@link limitsFor} picks what applies.
+ */
+export interface HistoryLimits {
+  /** History length from which workflow tasks suggest continue-as-new (`HistoryCountSuggestContinueAsNew`). */
+  readonly historyCountSuggestContinueAsNew: number;
+  /** History size (bytes) from which workflow tasks suggest continue-as-new (`HistorySizeSuggestContinueAsNew`). */
+  readonly historySizeSuggestContinueAsNewBytes: number;
+  /** History length at which a warning marker is written once (`HistoryCountLimitWarn`). */
+  readonly historyCountWarn: number;
+  /** History size (bytes) at which a warning marker is written once (`HistorySizeLimitWarn`). */
+  readonly historySizeWarnBytes: number;
+  /** History length past which the run is terminated (`HistoryCountLimitError`). */
+  readonly historyCountLimit: number;
+  /** History size (bytes) past which the run is terminated (`HistorySizeLimitError`). */
+  readonly historySizeLimitBytes: number;
+  /** Most activities a run may have pending; more fail the workflow task (`NumPendingActivitiesLimitError`). */
+  readonly maxPendingActivities: number;
+  /** Most signals a run accepts; more are refused (`MaximumSignalsPerExecution`). */
+  readonly maxSignalsPerRun: number;
+}
+
 /** Engine settings of the history state machine. */
 export interface HistoryConfig {
   /** Workflow-task start-to-close timeout when a start does not set one (Temporal: 10 s). */
@@ -16,7 +39,25 @@ export interface HistoryConfig {
   readonly requestIdWindow: number;
   /** Most events a run buffers while a workflow task is in flight; more signals are refused. */
   readonly maxBufferedEvents: number;
+  /** Per-run limits of every namespace without its own. */
+  readonly limits: HistoryLimits;
+  /** Limits of particular namespaces, over {@link limits}. */
+  readonly namespaceLimits?: Readonly<Record<string, Partial<HistoryLimits>>>;
 }
+
+const MiB = 1024 * 1024;
+
+/** The default limits: the counts of issue 5, Temporal's byte sizes and pending-work limits. */
+export const defaultHistoryLimits: HistoryLimits = Object.freeze({
+  historyCountSuggestContinueAsNew: 10_240,
+  historySizeSuggestContinueAsNewBytes: 4 * MiB,
+  historyCountWarn: 30_000,
+  historySizeWarnBytes: 10 * MiB,
+  historyCountLimit: 51_200,
+  historySizeLimitBytes: 50 * MiB,
+  maxPendingActivities: 2_000,
+  maxSignalsPerRun: 10_000,
+});
 
 /** The defaults: Temporal's values where Temporal has one. */
 export const defaultHistoryConfig: HistoryConfig = Object.freeze({
@@ -25,4 +66,11 @@ export const defaultHistoryConfig: HistoryConfig = Object.freeze({
   maxWorkflowTaskBackoffMs: 60_000,
   requestIdWindow: 200,
   maxBufferedEvents: 1000,
+  limits: defaultHistoryLimits,
 });
+
+/** The limits that apply to runs of `namespace`. */
+export function limitsFor(config: HistoryConfig, namespace: string): HistoryLimits {
+  const own = config.namespaceLimits?.[namespace];
+  return own ? { ...config.limits, ...own } : config.limits;
+}

@@ -6,9 +6,10 @@
 import type { Command } from '../../topics/schemas/command/index.js';
 import type { Failure, ReplyTo } from '../../topics/schemas/common/v1-records.js';
 import type { HistoryEvent, HistoryEventAttributes } from '../../topics/schemas/history-event/index.js';
-import type { MutableStateSnapshot } from '../../topics/schemas/mutable-state-snapshot/index.js';
+import type { ExecutionInfo, MutableStateSnapshot } from '../../topics/schemas/mutable-state-snapshot/index.js';
 import type { Reply } from '../../topics/schemas/reply/index.js';
 import type { HistoryConfig } from './config.js';
+import { estimatedEventBytes } from './history-size.js';
 import { cloneData, sameData } from './plain-data.js';
 import type { ClosedRun, Rejection, TaskIntent, Transition } from './transition.js';
 import { visibilityRowOf } from './visibility.js';
@@ -97,15 +98,21 @@ export function appendEvent(ctx: Ctx, attributes: HistoryEventAttributes, eventT
   }
   const resolved = resolveStartedEventId(ctx, attributes);
   if (resolved.type === 'ActivityTaskStarted') ctx.activityStartedIds.set(resolved.scheduledEventId, eventId);
-  const event: HistoryEvent = {
-    namespace: info.namespace, workflowId: info.workflowId, runId: info.runId, workflowType: info.workflowType,
-    taskQueue: info.taskQueue, eventId, eventTime, attributes: resolved,
-  };
+  const event = eventOf(info, eventId, eventTime, resolved);
   info.lastEventId = eventId;
   info.nextEventId = eventId + 1;
   info.lastEventTime = Math.max(info.lastEventTime, eventTime);
+  info.historySizeBytes += estimatedEventBytes(event);
   ctx.events.push(event);
   return event;
+}
+
+/** The event `eventId` of the run in `info`, as {@link appendEvent} writes it (also used to predict its size). */
+export function eventOf(info: ExecutionInfo, eventId: number, eventTime: number, attributes: HistoryEventAttributes): HistoryEvent {
+  return {
+    namespace: info.namespace, workflowId: info.workflowId, runId: info.runId, workflowType: info.workflowType,
+    taskQueue: info.taskQueue, eventId, eventTime, attributes,
+  };
 }
 
 function resolveStartedEventId(ctx: Ctx, attributes: HistoryEventAttributes): HistoryEventAttributes {

@@ -25,3 +25,21 @@ export function prngSeedOf(runId: string): number {
   const low = fnv1a32(runId, 0x050c5d1f);
   return high * 0x1_0000_0000 + low;
 }
+
+const hex8 = (n: number): string => n.toString(16).padStart(8, '0');
+
+/**
+ * The run id of the run that continues `runId` (continue-as-new), derived from the old run id and
+ * the id of the event that closed it: the same inputs always give the same id, so a replayed
+ * completion starts the same new run. Shaped like a version-4 UUID (four FNV-1a hashes with
+ * different offset bases, version and variant bits set) so it looks like the ids clients choose.
+ *
+ * @example continuedRunIdOf('0b6f1c1e-3c58-4c44-9d59-7f3e1a2b4c5d', 42) // 'xxxxxxxx-xxxx-4xxx-8xxx-xxxxxxxxxxxx'
+ */
+export function continuedRunIdOf(runId: string, closingEventId: number): string {
+  const text = `${runId}/continued-as-new/${closingEventId}`;
+  const words = [0x811c9dc5, 0x050c5d1f, 0x1b873593, 0x27d4eb2f].map((basis) => hex8(fnv1a32(text, basis)));
+  const hex = words.join('');
+  const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}

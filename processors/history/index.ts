@@ -8,7 +8,7 @@
  * @module
  */
 export { applyCommand } from './apply-command.js';
-export { defaultHistoryConfig, type HistoryConfig } from './config.js';
+export { defaultHistoryConfig, defaultHistoryLimits, limitsFor, type HistoryConfig, type HistoryLimits } from './config.js';
 export { applyTimer, timersOf } from './timers.js';
 export { TimerKind, type TimerRef } from './timer-ref.js';
 export {

@@ -4,6 +4,7 @@
  * @module
  */
 import type { Command, StartWorkflowExecutionRequest } from '../../topics/schemas/command/index.js';
+import type { ContinueAsNewInitiator } from '../../topics/schemas/common/v1-enums.js';
 import type { MutableStateSnapshot } from '../../topics/schemas/mutable-state-snapshot/index.js';
 import type { HistoryConfig } from './config.js';
 import { appendEvent, type Ctx } from './context.js';
@@ -50,18 +51,28 @@ export function newRunState(command: Command, start: StartWorkflowExecutionReque
     pendingChildren: [], pendingSignalExternals: [], pendingCancelExternals: [], pendingUpdates: [], resultWaiters: [],
     searchAttributes: { ...start.searchAttributes }, memo: { ...start.memo }, startRequestId: command.requestId,
     workflowTaskDispatched: true, activitiesAwaitingBackoff: [], closeResult: null, closeFailure: null,
+    signalCount: 0, historyLimitWarned: false,
   };
 }
 
-/** Writes the new run's first events (ctx.state must be {@link newRunState}) and answers StartAccepted. */
-export function startRun(ctx: Ctx, start: StartWorkflowExecutionRequest, signal: SignalInput | null): void {
+/** The run a new run continues (continue-as-new), recorded in its WorkflowExecutionStarted. */
+export interface ContinuedFrom {
+  runId: string;
+  initiator: ContinueAsNewInitiator;
+}
+
+/**
+ * Writes the new run's first events (ctx.state must be {@link newRunState}) and answers
+ * StartAccepted — unless the run continues another (`continued`), which nobody asked to start.
+ */
+export function startRun(ctx: Ctx, start: StartWorkflowExecutionRequest, signal: SignalInput | null, continued: ContinuedFrom | null = null): void {
   const info = ctx.state.executionInfo;
   const requestId = ctx.command?.requestId ?? '';
   appendEvent(ctx, {
     type: 'WorkflowExecutionStarted', workflowType: info.workflowType, taskQueue: info.taskQueue, input: start.input,
     workflowExecutionTimeoutMs: info.workflowExecutionTimeoutMs, workflowRunTimeoutMs: info.workflowRunTimeoutMs,
-    workflowTaskTimeoutMs: info.workflowTaskTimeoutMs, parent: null, continuedExecutionRunId: null, initiator: null,
-    continuedFailure: null, lastCompletionResult: null, originalExecutionRunId: info.runId,
+    workflowTaskTimeoutMs: info.workflowTaskTimeoutMs, parent: null, continuedExecutionRunId: continued?.runId ?? null,
+    initiator: continued?.initiator ?? null, continuedFailure: null, lastCompletionResult: null, originalExecutionRunId: info.runId,
     firstExecutionRunId: info.firstExecutionRunId, identity: start.identity, requestId, retryPolicy: info.retryPolicy,
     attempt: 1, workflowExecutionExpirationTime: info.workflowExecutionExpirationTime, cronSchedule: null,
     firstWorkflowTaskBackoffMs: positive(start.workflowStartDelayMs), memo: start.memo,
@@ -69,11 +80,12 @@ export function startRun(ctx: Ctx, start: StartWorkflowExecutionRequest, signal:
   });
   if (signal) {
     rememberRequestId(ctx, requestId);
+    ctx.state.signalCount++;
     appendEvent(ctx, { type: 'WorkflowExecutionSignaled', ...signal, requestId, externalInitiator: null });
   }
   if (info.executionTime <= ctx.now) scheduleWorkflowTask(ctx, 1);
   const replyTo = ctx.command?.replyTo;
-  if (replyTo) {
+  if (replyTo && !continued) {
     ctx.replies.push({ requestId: replyTo.requestId, kind: 'StartAccepted', runId: info.runId, payload: null, failure: null, executionStatus: null });
   }
   ctx.visibilityChanged = true;

@@ -14,7 +14,7 @@ const commandSpec: fc.Arbitrary<CommandSpec> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('cancelTimer' as const), pick: fc.nat(5) }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('cancelActivity' as const), pick: fc.nat(5) }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('marker' as const) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('close' as const), how: fc.constantFrom('complete' as const, 'fail' as const, 'cancel' as const) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('close' as const), how: fc.constantFrom('complete' as const, 'fail' as const, 'cancel' as const, 'continueAsNew' as const) }) },
 );
 
 /** Random scenarios: mostly workflow-task and activity traffic, signals and time passing. */
@@ -28,7 +28,7 @@ export const action: fc.Arbitrary<Action> = fc.oneof(
   { weight: 12, arbitrary: fc.record({ kind: fc.constant('advance' as const), ms: fc.integer({ min: 0, max: 15_000 }) }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('cancelRequest' as const) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('terminate' as const) }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('await' as const) }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('await' as const), followRuns: fc.boolean() }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('stale' as const) }) },
 );
 

@@ -21,7 +21,7 @@ export type CommandSpec =
   | { kind: 'cancelTimer'; pick: number }
   | { kind: 'cancelActivity'; pick: number }
   | { kind: 'marker' }
-  | { kind: 'close'; how: 'complete' | 'fail' | 'cancel' };
+  | { kind: 'close'; how: 'complete' | 'fail' | 'cancel' | 'continueAsNew' };
 
 /** One abstract step of a scenario. */
 export type Action =
@@ -34,7 +34,7 @@ export type Action =
   | { kind: 'advance'; ms: number }
   | { kind: 'cancelRequest' }
   | { kind: 'terminate' }
-  | { kind: 'await' }
+  | { kind: 'await'; followRuns: boolean }
   | { kind: 'stale' };
 
 /** A concrete input, as the processor would apply it. */
@@ -136,7 +136,7 @@ export class ScenarioRunner {
         this.send('TerminateWorkflowExecution', { reason: 'r', details: null, identity: 'ops' });
         return;
       case 'await':
-        this.send('AwaitWorkflowExecutionResult', { followRuns: false });
+        this.send('AwaitWorkflowExecutionResult', { followRuns: action.followRuns });
         return;
     }
   }
@@ -187,6 +187,12 @@ export class ScenarioRunner {
       case 'close':
         if (spec.how === 'complete') return { type: 'CompleteWorkflowExecution', result: json('done') };
         if (spec.how === 'fail') return { type: 'FailWorkflowExecution', failure: failure('WorkflowFailed') };
+        if (spec.how === 'continueAsNew') {
+          return {
+            type: 'ContinueAsNewWorkflowExecution', workflowType: 'order', taskQueue: null, input: [json(this.seq)], workflowRunTimeoutMs: null,
+            workflowTaskTimeoutMs: null, backoffStartIntervalMs: null, retryPolicy: null, header: {}, memo: null, searchAttributes: null,
+          };
+        }
         return { type: 'CancelWorkflowExecution', details: null };
     }
   }

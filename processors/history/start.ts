@@ -13,6 +13,7 @@ import { terminateRun } from './close-run.js';
 import { newRunState, startProblem, startRun } from './new-run.js';
 import { cloneData } from './plain-data.js';
 import { deliverSignal, seenRequestId, type SignalInput } from './client-requests.js';
+import { finishWithinLimits } from './history-limits.js';
 import { RejectionCode, type Transition } from './transition.js';
 import { visibilityRowOf } from './visibility.js';
 
@@ -63,7 +64,7 @@ function signalExisting(current: MutableStateSnapshot, command: StartCommand, no
   if (signal && deliverSignal(ctx, signal) && command.replyTo) {
     ctx.replies.push({ requestId: command.replyTo.requestId, kind: 'AlreadyStarted', runId: current.executionInfo.runId, payload: null, failure: null, executionStatus: null });
   }
-  return finish(ctx, current);
+  return finishWithinLimits(ctx, current);
 }
 
 function onOpenRun(current: MutableStateSnapshot, command: StartCommand, start: StartWorkflowExecutionRequest, now: number, config: HistoryConfig): Transition {

@@ -7,7 +7,8 @@
  */
 import type { MutableStateSnapshot } from '../../topics/schemas/mutable-state-snapshot/index.js';
 import { defaultHistoryConfig, type HistoryConfig } from './config.js';
-import { finish, openContext, type Ctx } from './context.js';
+import { openContext, type Ctx } from './context.js';
+import { finishWithinLimits } from './history-limits.js';
 import { activityTaskIntentOf, awaitingBackoff, findActivity } from './activity-tasks.js';
 import { timeOutActivity } from './activity-lifecycle.js';
 import { timeOutRun } from './close-run.js';
@@ -122,5 +123,5 @@ export function applyTimer(state: MutableStateSnapshot, timer: TimerRef, now: nu
   if (!armed) return unchanged();
   const ctx = openContext(state, now, config, null);
   handlers[armed.ref.kind](ctx, armed.key);
-  return finish(ctx, state);
+  return finishWithinLimits(ctx, state);
 }

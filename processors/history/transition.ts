@@ -35,9 +35,11 @@ export const RejectionCode = {
   StaleActivityResult: 'StaleActivityResult',
   /** A worker acknowledged a cancellation nobody requested. */
   ActivityNotCancelRequested: 'ActivityNotCancelRequested',
-  /** Too many events are buffered behind the in-flight workflow task. */
+  /** Too many events are buffered behind the in-flight workflow task (retry later). */
   ResourceExhausted: 'ResourceExhausted',
-  /** A feature planned for later (queries, updates, children, continue-as-new, cron, …). */
+  /** The run reached a per-run limit (signals per run); retrying does not help, a new run does. */
+  LimitExceeded: 'LimitExceeded',
+  /** A feature planned for later (queries, updates, children, cron, …). */
   NotSupportedYet: 'NotSupportedYet',
   /** A field has a value the engine cannot accept. */
   InvalidArgument: 'InvalidArgument',
@@ -78,6 +80,10 @@ export interface WorkflowTaskIntent extends TaskTarget {
   startedEventIdHint: number;
   fromEventId: number;
   lastEventId: number;
+  /** History size before the task's WorkflowTaskStarted; recorded there when the task completes. */
+  historySizeBytes: number;
+  /** The history passed a suggestion limit (see `history-limits.ts`); recorded in WorkflowTaskStarted too. */
+  suggestContinueAsNew: boolean;
 }
 
 /**
@@ -102,7 +108,10 @@ export interface CancelActivityIntent extends TaskTarget {
 /** What to dispatch after the commit. */
 export type TaskIntent = WorkflowTaskIntent | ActivityTaskIntent | CancelActivityIntent;
 
-/** A run that this input closed and replaced (a start with conflict policy TerminateExisting). */
+/**
+ * A run that this input closed and replaced: by a start with conflict policy TerminateExisting, or
+ * by continue-as-new (the workflow task's completion closes the run and starts the next one).
+ */
 export interface ClosedRun {
   /** Its final snapshot (for the processor's closed-run record). */
   state: MutableStateSnapshot;
@@ -116,8 +125,8 @@ export interface Transition {
   state: MutableStateSnapshot | null;
   changed: boolean;
   /**
-   * New events, ids contiguous per run from the run's `nextEventId`. Only a start that terminates
-   * the running run (TerminateExisting) has events of two runs: the old run's first.
+   * New events, ids contiguous per run from the run's `nextEventId`. Only an input that replaces
+   * the run (see {@link closedRun}) has events of two runs: the old run's first.
    */
   events: HistoryEvent[];
   tasks: TaskIntent[];
@@ -125,7 +134,7 @@ export interface Transition {
   replies: Reply[];
   /** The summary row of `state`'s run when it changed (start, close, search attributes, memo). */
   visibility: VisibilityRow | null;
-  /** Set only when a start terminated the previous run; its events lead `events`. */
+  /** Set only when the input closed the run and started the next (TerminateExisting, continue-as-new); its events lead `events`. */
   closedRun: ClosedRun | null;
   /** Set when the input was not applied; then nothing else is set but the Error reply, if any. */
   rejection: Rejection | null;

@@ -7,6 +7,7 @@ import type { WorkflowCommand, WorkflowCommandAttributesMap, WorkflowCommandType
 import type { Tagged } from '../../topics/schemas/avro-schema.js';
 import { appendEvent, engineFailure, type Ctx } from './context.js';
 import { closeRun } from './close-run.js';
+import { continueAsNew } from './continue-as-new.js';
 import { requestCancelActivity } from './activity-lifecycle.js';
 import { scheduleActivity } from './activity-tasks.js';
 import { cancelTimer, startTimer } from './user-timers.js';
@@ -38,7 +39,7 @@ const appliers: { [K in WorkflowCommandType]: Apply<K> } = {
     return false;
   },
   FailWorkflowExecution: (ctx, done, c) => {
-    // Workflow retry policies are recorded but not applied yet (they need continue-as-new).
+    // Workflow retry policies are recorded but not applied yet (issue 5).
     appendEvent(ctx, {
       type: 'WorkflowExecutionFailed', failure: c.failure, retryState: 'RetryPolicyNotSet',
       workflowTaskCompletedEventId: done.completedEventId, newExecutionRunId: null,
@@ -70,7 +71,7 @@ const appliers: { [K in WorkflowCommandType]: Apply<K> } = {
     ctx.visibilityChanged = true;
     return false;
   },
-  ContinueAsNewWorkflowExecution: notSupported('ContinueAsNewWorkflowExecution'),
+  ContinueAsNewWorkflowExecution: (ctx, done, c) => (continueAsNew(ctx, c, done), false),
   StartChildWorkflowExecution: notSupported('StartChildWorkflowExecution'),
   SignalExternalWorkflowExecution: notSupported('SignalExternalWorkflowExecution'),
   RequestCancelExternalWorkflowExecution: notSupported('RequestCancelExternalWorkflowExecution'),

@@ -12,7 +12,9 @@ import type { PendingWorkflowTaskInfo } from '../../topics/schemas/mutable-state
 import { appendEvent, reject, type Ctx } from './context.js';
 import { flushBuffered } from './delivery.js';
 import { RejectionCode } from './transition.js';
-import { scheduleWorkflowTask } from './workflow-task-schedule.js';
+import { limitsFor } from './config.js';
+import { startedFacts } from './history-limits.js';
+import { scheduleWorkflowTask, transientScheduledAttributes } from './workflow-task-schedule.js';
 
 /** How an attempt ended without completing. */
 export type AttemptFailure =
@@ -45,17 +47,17 @@ export function workflowTaskStarted(ctx: Ctx, body: CommandBodyOf<'WorkflowTaskS
  */
 export function writeAttemptStart(ctx: Ctx, task: PendingWorkflowTaskInfo, identity: string): number {
   if (task.attempt > 1) {
-    const scheduled = appendEvent(ctx, {
-      type: 'WorkflowTaskScheduled', taskQueue: task.taskQueue, startToCloseTimeoutMs: task.startToCloseTimeoutMs, attempt: task.attempt,
-    }, task.scheduledTime);
+    const scheduled = appendEvent(ctx, transientScheduledAttributes(task), task.scheduledTime);
     if (scheduled.eventId !== task.scheduledEventId) {
       throw new Error(`transient workflow task expected event id ${task.scheduledEventId}, got ${scheduled.eventId}`);
     }
   }
+  // The same facts the task carried to the worker (workflowTaskIntentOf), so replay sees them too.
+  const info = ctx.state.executionInfo;
+  const facts = startedFacts(limitsFor(ctx.config, info.namespace), info.nextEventId, info.historySizeBytes);
   const started = appendEvent(ctx, {
     type: 'WorkflowTaskStarted', scheduledEventId: task.scheduledEventId, identity: task.startedIdentity ?? identity,
-    requestId: task.startedRequestId ?? ctx.command?.requestId ?? '',
-    historySizeBytes: ctx.state.executionInfo.historySizeBytes, suggestContinueAsNew: false,
+    requestId: task.startedRequestId ?? ctx.command?.requestId ?? '', ...facts,
   }, task.startedTime ?? ctx.now);
   return started.eventId;
 }

@@ -2,14 +2,16 @@
  * WorkflowTaskCompleted: the worker's commands become history. In order: WorkflowTaskScheduled
  * (transient attempts only), WorkflowTaskStarted, WorkflowTaskCompleted, one event per command,
  * the events buffered meanwhile, and a new WorkflowTaskScheduled if the workflow has something new
- * to see. Invalid commands fail the task instead; closing the run while events are buffered is
- * refused with UnhandledCommand and a new task delivers them at once.
+ * to see. Invalid commands fail the task instead; closing the run (complete, fail, cancel,
+ * continue-as-new) while events are buffered is refused with UnhandledCommand and a new task
+ * delivers them at once, so the workflow sees a signal before it hands over to a new run (Temporal).
  * @module
  */
 import type { CommandBodyOf } from '../../topics/schemas/command/index.js';
 import { appendEvent, engineFailure, type Ctx } from './context.js';
 import { closesRun, validateCommands } from './command-validation.js';
 import { flushBuffered } from './delivery.js';
+import { warnIfHistoryLarge } from './history-limits.js';
 import { RejectionCode } from './transition.js';
 import { applyWorkflowCommands } from './workflow-commands.js';
 import { endAttempt, pendingAttempt, writeAttemptStart } from './workflow-task-attempts.js';
@@ -40,7 +42,10 @@ export function workflowTaskCompleted(ctx: Ctx, body: CommandBodyOf<'WorkflowTas
   state.executionInfo.lastWorkflowTaskCompletedEventId = completed.eventId;
   state.pendingWorkflowTask = null;
   const needsWorkflowTask = applyWorkflowCommands(ctx, body.commands, { completedEventId: completed.eventId, identity: body.identity });
+  // `state` is the run the task belonged to: closed by the commands, or replaced by the run that
+  // continues it (which already has its first workflow task).
   if (state.executionInfo.status !== 'Running') return;
+  warnIfHistoryLarge(ctx, completed.eventId);
   const flushed = flushBuffered(ctx);
   if (flushed || needsWorkflowTask) scheduleWorkflowTask(ctx, 1);
 }

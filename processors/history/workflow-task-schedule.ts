@@ -9,8 +9,12 @@
  * @module
  */
 import type { MutableStateSnapshot } from '../../topics/schemas/mutable-state-snapshot/index.js';
-import type { HistoryConfig } from './config.js';
-import { appendEvent, type Ctx } from './context.js';
+import type { HistoryEventAttributesOf } from '../../topics/schemas/history-event/index.js';
+import type { PendingWorkflowTaskInfo } from '../../topics/schemas/mutable-state-snapshot/index.js';
+import { limitsFor, type HistoryConfig } from './config.js';
+import { appendEvent, eventOf, type Ctx } from './context.js';
+import { startedFacts } from './history-limits.js';
+import { estimatedEventBytes } from './history-size.js';
 import type { WorkflowTaskIntent } from './transition.js';
 
 /** Backoff before workflow-task attempt `attempt` (≥ 2). */
@@ -64,18 +68,35 @@ export function scheduleWorkflowTask(ctx: Ctx, attempt: number): void {
 /** Marks the pending workflow task sent and emits its intent. */
 export function dispatchWorkflowTask(ctx: Ctx): void {
   ctx.state.workflowTaskDispatched = true;
-  ctx.tasks.push(workflowTaskIntentOf(ctx.state));
+  ctx.tasks.push(workflowTaskIntentOf(ctx.state, ctx.config));
+}
+
+/** The WorkflowTaskScheduled a transient attempt (≥ 2) writes when it completes. */
+export function transientScheduledAttributes(task: PendingWorkflowTaskInfo): HistoryEventAttributesOf<'WorkflowTaskScheduled'> {
+  return { type: 'WorkflowTaskScheduled', taskQueue: task.taskQueue, startToCloseTimeoutMs: task.startToCloseTimeoutMs, attempt: task.attempt };
+}
+
+/**
+ * The history size the task's WorkflowTaskStarted will record: the history so far, plus the
+ * Scheduled event a transient attempt writes first (predicted from the event it will write).
+ */
+function sizeBeforeStarted(state: MutableStateSnapshot, task: PendingWorkflowTaskInfo): number {
+  const info = state.executionInfo;
+  if (task.scheduledEventId <= info.lastEventId) return info.historySizeBytes;
+  return info.historySizeBytes + estimatedEventBytes(eventOf(info, task.scheduledEventId, task.scheduledTime, transientScheduledAttributes(task)));
 }
 
 /** The intent that sends the pending workflow task of `state`. */
-export function workflowTaskIntentOf(state: MutableStateSnapshot): WorkflowTaskIntent {
+export function workflowTaskIntentOf(state: MutableStateSnapshot, config: HistoryConfig): WorkflowTaskIntent {
   const info = state.executionInfo;
   const task = state.pendingWorkflowTask;
   if (!task) throw new Error(`run ${info.runId} has no workflow task to send`);
+  const startedEventIdHint = task.scheduledEventId + 1;
   return {
     type: 'WorkflowTask', namespace: info.namespace, workflowId: info.workflowId, runId: info.runId,
     workflowType: info.workflowType, taskQueue: task.taskQueue, scheduledEventId: task.scheduledEventId,
     attempt: task.attempt, scheduledTime: task.scheduledTime, startToCloseTimeoutMs: task.startToCloseTimeoutMs,
-    startedEventIdHint: task.scheduledEventId + 1, fromEventId: fromEventIdOf(state), lastEventId: info.lastEventId,
+    startedEventIdHint, fromEventId: fromEventIdOf(state), lastEventId: info.lastEventId,
+    ...startedFacts(limitsFor(config, info.namespace), startedEventIdHint, sizeBeforeStarted(state, task)),
   };
 }

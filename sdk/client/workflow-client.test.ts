@@ -1,16 +1,19 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
+import { fileURLToPath } from 'node:url';
 import { createHttpApp } from '../../gateway/http-app.js';
 import { EngineMetrics } from '../../gateway/metrics.js';
 import { startTestEngine, type TestEngine } from '../../test/support/test-engine.js';
 import { WorkflowClient, WorkflowClientError } from './workflow-client.js';
 
+const POLLER_WORKFLOWS = fileURLToPath(new URL('../../test/workflows/continue-as-new.ts', import.meta.url));
+
 let t: TestEngine;
 let server: Server;
 let client: WorkflowClient;
 before(async () => {
-  t = await startTestEngine('embedded');
+  t = await startTestEngine('embedded', { extraWorkers: [{ taskQueue: 'pollers', workflowsPath: POLLER_WORKFLOWS }] });
   server = createServer(createHttpApp({ engine: t.engine, metrics: new EngineMetrics(false).registry, selfEndpoint: 'self' }));
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   client = new WorkflowClient({ address: `http://127.0.0.1:${(server.address() as { port: number }).port}` });
@@ -53,4 +56,25 @@ test('terminate closes a waiting run at once, and calls about unknown workflows 
   assert.equal((await handle.result('30s')).status, 'Terminated');
   await assert.rejects(client.getHandle('nobody').signal('x'), (error: unknown) => error instanceof WorkflowClientError && error.status === 404 && error.code === 'WorkflowNotFound');
   await assert.rejects(client.start('order', { workflowId: 'terminated-order', taskQueue: 'orders', workflowIdReusePolicy: 'RejectDuplicate' }), (error: unknown) => error instanceof WorkflowClientError && error.status === 409);
+});
+
+test('a handle follows continue-as-new to the last run; without followRuns it sees ContinuedAsNew; the old run still describes and lists its history', async () => {
+  const state = { done: 0, total: 12, perRun: 5, pauseEvery: 2, heedSuggestion: false, runs: 0 };
+  const handle = await client.start('poller', { workflowId: 'client-poller', taskQueue: 'pollers', args: [state] });
+  const outcome = await handle.result<{ done: number; runs: number; firstExecutionRunId: string }>('30s');
+  assert.equal(outcome.status, 'Completed');
+  assert.deepEqual(outcome.result, { done: 12, runs: 3, firstExecutionRunId: handle.runId });
+  assert.notEqual(outcome.runId, handle.runId);
+
+  const own = await handle.result('30s', { followRuns: false });
+  assert.deepEqual([own.status, own.runId], ['ContinuedAsNew', handle.runId]);
+  assert.ok(own.newExecutionRunId);
+  const old = (await handle.describe()) as { executionInfo: { status: string; runId: string }; newExecutionRunId: string };
+  assert.deepEqual([old.executionInfo.status, old.executionInfo.runId, old.newExecutionRunId], ['ContinuedAsNew', handle.runId, own.newExecutionRunId]);
+  const history = await handle.fetchHistory();
+  assert.equal(history.at(-1)?.attributes.type, 'WorkflowExecutionContinuedAsNew');
+  assert.equal(history.at(-1)?.attributes.newExecutionRunId, own.newExecutionRunId);
+
+  const current = (await client.getHandle('client-poller').describe()) as { executionInfo: { runId: string; firstExecutionRunId: string; status: string } };
+  assert.deepEqual([current.executionInfo.runId, current.executionInfo.firstExecutionRunId, current.executionInfo.status], [outcome.runId, handle.runId, 'Completed']);
 });

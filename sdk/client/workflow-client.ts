@@ -30,6 +30,8 @@ export interface WorkflowOutcome<T = unknown> {
   readonly status: string;
   readonly result: T | null;
   readonly failure: { message: string; code: string } | null;
+  /** Set when the run continued as new (seen only with `followRuns: false`): the run that continues it. */
+  readonly newExecutionRunId: string | null;
 }
 
 /** A handle on one workflow (its current run unless `runId` is given). */
@@ -39,12 +41,19 @@ export interface WorkflowHandle {
   signal(signalName: string, ...args: unknown[]): Promise<void>;
   cancel(reason?: string): Promise<void>;
   terminate(reason?: string): Promise<void>;
-  /** The run's mutable state: status, pending activities and timers, buffered events. */
+  /**
+   * The run's mutable state: status, pending activities and timers, buffered events. For a run that
+   * is no longer current (it continued as new) its summary row and how it ended (`newExecutionRunId`).
+   */
   describe(): Promise<Record<string, unknown>>;
   /** The run's events in order. */
   fetchHistory(): Promise<Array<{ eventId: number; eventTime: number; attributes: { type: string } & Record<string, unknown> }>>;
-  /** Waits for the run to close (up to `timeout`) and returns how it closed. */
-  result<T = unknown>(timeout?: string): Promise<WorkflowOutcome<T>>;
+  /**
+   * Waits for the run to close (up to `timeout`) and returns how it closed. By default it follows
+   * continue-as-new to the last run of the chain (Temporal's `followRuns`); with `followRuns:
+   * false` a continued run answers status `ContinuedAsNew` and the `newExecutionRunId`.
+   */
+  result<T = unknown>(timeout?: string, options?: { followRuns?: boolean }): Promise<WorkflowOutcome<T>>;
 }
 
 /**
@@ -81,15 +90,17 @@ export class WorkflowClient {
   getHandle(workflowId: string, runId?: string): WorkflowHandle {
     const path = `/${encodeURIComponent(workflowId)}`;
     const run = runId ? { runId } : {};
+    const runQuery = runId ? `?runId=${encodeURIComponent(runId)}` : '';
     return {
       workflowId,
       runId,
       signal: async (name, ...args) => void (await this.call('POST', `${path}/signals/${encodeURIComponent(name)}`, { ...run, args })),
       cancel: async (reason) => void (await this.call('POST', `${path}/cancel`, { ...run, reason })),
       terminate: async (reason) => void (await this.call('POST', `${path}/terminate`, { ...run, reason })),
-      describe: () => this.call('GET', path),
-      fetchHistory: async () => (await this.call<{ events: [] }>('GET', `${path}/history${runId ? `?runId=${encodeURIComponent(runId)}` : ''}`)).events,
-      result: (timeout = '60s') => this.call('GET', `${path}/result?timeout=${encodeURIComponent(timeout)}${runId ? `&runId=${encodeURIComponent(runId)}` : ''}`),
+      describe: () => this.call('GET', `${path}${runQuery}`),
+      fetchHistory: async () => (await this.call<{ events: [] }>('GET', `${path}/history${runQuery}`)).events,
+      result: (timeout = '60s', options = {}) =>
+        this.call('GET', `${path}/result?timeout=${encodeURIComponent(timeout)}&followRuns=${options.followRuns ?? true}${runId ? `&runId=${encodeURIComponent(runId)}` : ''}`),
     };
   }
 

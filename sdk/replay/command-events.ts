@@ -7,6 +7,7 @@
  */
 import type { HistoryEvent, HistoryEventAttributes, HistoryEventType } from '../../topics/schemas/history-event/index.js';
 import type { WorkflowCommand, WorkflowCommandType } from '../../topics/schemas/command/v1-workflow-commands.js';
+import { isEngineMarker } from '../../topics/schemas/history-event/engine-markers.js';
 
 type CommandOf<K extends WorkflowCommandType> = Extract<WorkflowCommand, { type: K }>;
 
@@ -50,9 +51,13 @@ export const COMMAND_EVENT_TYPES: ReadonlySet<HistoryEventType> = new Set(
   Object.values(RULES).flatMap((rule) => (rule.event === null ? [] : [rule.event])),
 );
 
-/** True for an event written for a command of the preceding `WorkflowTaskCompleted`. */
+/**
+ * True for an event written for a command of the preceding `WorkflowTaskCompleted`. Markers the
+ * engine writes itself (the history-limit warning) answer no command and are not.
+ */
 export function isCommandEvent(event: HistoryEvent): boolean {
-  return COMMAND_EVENT_TYPES.has(event.attributes.type);
+  const a = event.attributes;
+  return COMMAND_EVENT_TYPES.has(a.type) && !(a.type === 'MarkerRecorded' && isEngineMarker(a.markerName));
 }
 
 /** True when the engine records the command as an event at its position. */

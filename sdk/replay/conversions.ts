@@ -115,5 +115,19 @@ export function toWorkflowCommand(command: SandboxCommand, context: CommandConte
       return { type: 'CancelWorkflowExecution', details: null };
     case 'UpsertWorkflowSearchAttributes':
       return { type: 'UpsertWorkflowSearchAttributes', searchAttributes: copyIntoRealm(command.searchAttributes) };
+    case 'ContinueAsNewWorkflowExecution':
+      return {
+        type: 'ContinueAsNewWorkflowExecution',
+        workflowType: String(command.workflowType),
+        taskQueue: command.taskQueue === null ? null : String(command.taskQueue),
+        input: Array.from(command.args) as Payload[],
+        workflowRunTimeoutMs: command.workflowRunTimeoutMs,
+        workflowTaskTimeoutMs: command.workflowTaskTimeoutMs,
+        backoffStartIntervalMs: null,
+        retryPolicy: null,
+        header: {},
+        memo: null,
+        searchAttributes: null,
+      };
   }
 }

@@ -8,7 +8,7 @@
 import type { WorkflowCommand } from '../../topics/schemas/command/v1-workflow-commands.js';
 import type { HistoryEvent, HistoryEventType } from '../../topics/schemas/history-event/index.js';
 import type { DataConverter } from '../../topics/payload/index.js';
-import type { ActivationJob, ActivityResolution } from '../workflow/bridge.js';
+import type { ActivationJob, ActivityResolution, WorkflowTaskFacts } from '../workflow/bridge.js';
 import { FailureCode } from '../workflow/errors.js';
 import { commandMatchesEvent, describeCommand, describeEvent, isCommandEvent, isRecordedAsEvent } from './command-events.js';
 import { decodeOptional, decodePayloads, failureInfoFromFailure } from './conversions.js';
@@ -19,8 +19,14 @@ import type { WorkflowRunIdentity } from './workflow-run.js';
 export interface RunState {
   readonly identity: WorkflowRunIdentity;
   readonly converter: DataConverter;
-  startSandbox(attempt: number, startTimeMs: number, prngSeed: number): void;
-  runActivation(timeMs: number, isReplaying: boolean, jobs: ActivationJob[], scheduledEventIdOf: (seq: number) => number): WorkflowCommand[];
+  startSandbox(started: HistoryEvent<'WorkflowExecutionStarted'>): void;
+  runActivation(
+    timeMs: number,
+    isReplaying: boolean,
+    task: WorkflowTaskFacts,
+    jobs: ActivationJob[],
+    scheduledEventIdOf: (seq: number) => number,
+  ): WorkflowCommand[];
 }
 
 type Handlers = { [K in HistoryEventType]: (event: HistoryEvent<K>) => void };
@@ -32,6 +38,8 @@ export class HistoryApplier {
   #jobs: ActivationJob[] = [];
   /** The workflow's "now" for the next activation: its WorkflowTaskScheduled time. */
   #taskTime = 0;
+  /** The next activation's history facts: from its WorkflowTaskStarted (the worker synthesises it for a live task). */
+  #taskFacts: WorkflowTaskFacts = { historyLength: 0, historySizeBytes: 0, continueAsNewSuggested: false };
   #openTask: number | null = null;
   /** Commands returned live, awaiting their WorkflowTaskCompleted in the next events. */
   #produced: { scheduledEventId: number; commands: WorkflowCommand[] } | null = null;
@@ -76,7 +84,7 @@ export class HistoryApplier {
   #activate(isReplaying: boolean): WorkflowCommand[] {
     const jobs = this.#jobs;
     this.#jobs = [];
-    return this.#run.runActivation(this.#taskTime, isReplaying, jobs, this.#scheduledEventIdOf);
+    return this.#run.runActivation(this.#taskTime, isReplaying, this.#taskFacts, jobs, this.#scheduledEventIdOf);
   }
 
   #taskCompleted(event: HistoryEvent<'WorkflowTaskCompleted'>): void {
@@ -144,15 +152,19 @@ export class HistoryApplier {
   // Every event type is listed: a new one is a compile error until it is handled here.
   readonly #on: Handlers = {
     WorkflowExecutionStarted: (e) => {
-      const a = e.attributes;
-      this.#run.startSandbox(a.attempt, e.eventTime, a.prngSeed);
-      this.#jobs.push({ type: 'startWorkflow', workflowType: this.#run.identity.workflowType, args: decodePayloads(this.#run.converter, a.input) });
+      this.#run.startSandbox(e);
+      this.#jobs.push({ type: 'startWorkflow', workflowType: this.#run.identity.workflowType, args: decodePayloads(this.#run.converter, e.attributes.input) });
     },
     WorkflowTaskScheduled: (e) => {
       this.#taskTime = e.eventTime;
       this.#openTask = e.eventId;
+      // Until its WorkflowTaskStarted says more (a history cut after Scheduled): length only.
+      this.#taskFacts = { ...this.#taskFacts, historyLength: e.eventId + 1, continueAsNewSuggested: false };
     },
-    WorkflowTaskStarted: this.#ignore,
+    WorkflowTaskStarted: (e) => {
+      const a = e.attributes;
+      this.#taskFacts = { historyLength: e.eventId, historySizeBytes: a.historySizeBytes, continueAsNewSuggested: a.suggestContinueAsNew };
+    },
     WorkflowTaskCompleted: (e) => this.#taskCompleted(e),
     WorkflowTaskFailed: (e) => this.#taskDiscarded(e),
     WorkflowTaskTimedOut: (e) => this.#taskDiscarded(e),
@@ -183,7 +195,8 @@ export class HistoryApplier {
     WorkflowExecutionSignaled: (e) =>
       void this.#jobs.push({ type: 'signal', signalName: e.attributes.signalName, args: decodePayloads(this.#run.converter, e.attributes.input) }),
     WorkflowExecutionCancelRequested: (e) => void this.#jobs.push({ type: 'cancelWorkflow', reason: e.attributes.cause }),
-    MarkerRecorded: this.#command,
+    // The engine's own markers (history-limit warning) answer no command.
+    MarkerRecorded: (e) => (isCommandEvent(e) ? this.#commandEvent(e) : undefined),
     UpsertWorkflowSearchAttributes: this.#command,
     WorkflowPropertiesModified: this.#command,
     WorkflowExecutionCompleted: this.#command,

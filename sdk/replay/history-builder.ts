@@ -11,6 +11,7 @@ import type { WorkflowCommand } from '../../topics/schemas/command/v1-workflow-c
 import type { TimeoutType, WorkflowTaskFailedCause } from '../../topics/schemas/common/v1-enums.js';
 import type { Failure } from '../../topics/schemas/common/v1-records.js';
 import type { HistoryEvent, HistoryEventAttributes } from '../../topics/schemas/history-event/index.js';
+import { HISTORY_LIMIT_WARNING_MARKER } from '../../topics/schemas/history-event/engine-markers.js';
 import type { WorkflowRunIdentity } from './workflow-run.js';
 
 /** Options of a {@link HistoryBuilder}; everything but the workflow type has a default. */
@@ -25,6 +26,8 @@ export interface HistoryBuilderOptions {
   prngSeed?: number;
   attempt?: number;
   dataConverter?: DataConverter;
+  /** The run this one continues (continue-as-new) and the chain's first run. */
+  continuedFrom?: { runId: string; firstExecutionRunId: string };
 }
 
 /** A synthetic history, one fluent call per engine step. */
@@ -37,6 +40,8 @@ export class HistoryBuilder {
   readonly #converter: DataConverter;
   #scheduledTaskId = 0;
   #startedTaskId = 0;
+  /** The scheduled task whose WorkflowTaskStarted {@link HistoryBuilder.startTask} already wrote. */
+  #startedFor = 0;
 
   constructor(options: HistoryBuilderOptions) {
     this.#options = options;
@@ -74,8 +79,8 @@ export class HistoryBuilder {
     this.#add({
       type: 'WorkflowExecutionStarted', workflowType, taskQueue, input: args.map((a) => this.#converter.toPayload(a)),
       workflowExecutionTimeoutMs: null, workflowRunTimeoutMs: null, workflowTaskTimeoutMs: 10_000, parent: null,
-      continuedExecutionRunId: null, initiator: null, continuedFailure: null, lastCompletionResult: null,
-      originalExecutionRunId: runId, firstExecutionRunId: runId, identity: 'test', requestId: 'start-1', retryPolicy: null,
+      continuedExecutionRunId: o.continuedFrom?.runId ?? null, initiator: o.continuedFrom ? 'Workflow' : null, continuedFailure: null,
+      lastCompletionResult: null, originalExecutionRunId: runId, firstExecutionRunId: o.continuedFrom?.firstExecutionRunId ?? runId, identity: 'test', requestId: 'start-1', retryPolicy: null,
       attempt: o.attempt ?? 1, workflowExecutionExpirationTime: null, cronSchedule: null, firstWorkflowTaskBackoffMs: null,
       memo: {}, searchAttributes: {}, header: {}, prngSeed: o.prngSeed ?? 42,
     });
@@ -88,12 +93,37 @@ export class HistoryBuilder {
     return this;
   }
 
-  /** `WorkflowTaskStarted` + `WorkflowTaskCompleted`, then one event per command. */
+  /**
+   * `WorkflowTaskStarted` of the open task with the engine's history facts (as the engine records
+   * it, or as a worker synthesises it for a live task); {@link completeTask} then writes only Completed.
+   */
+  startTask(facts: { suggestContinueAsNew?: boolean; historySizeBytes?: number } = {}): this {
+    const scheduledEventId = this.#scheduledTaskId;
+    this.#startedTaskId = this.#add({
+      type: 'WorkflowTaskStarted', scheduledEventId, identity: 'test', requestId: `wft-${scheduledEventId}`,
+      historySizeBytes: facts.historySizeBytes ?? 0, suggestContinueAsNew: facts.suggestContinueAsNew ?? false,
+    });
+    this.#startedFor = scheduledEventId;
+    return this;
+  }
+
+  /** `WorkflowTaskStarted` (unless {@link startTask} wrote it) + `WorkflowTaskCompleted`, then one event per command. */
   completeTask(commands: readonly WorkflowCommand[]): this {
     const scheduledEventId = this.#scheduledTaskId;
-    const startedEventId = this.#add({ type: 'WorkflowTaskStarted', scheduledEventId, identity: 'test', requestId: `wft-${scheduledEventId}`, historySizeBytes: 0, suggestContinueAsNew: false });
+    if (this.#startedFor !== scheduledEventId) this.startTask();
+    const startedEventId = this.#startedTaskId;
     const completedId = this.#add({ type: 'WorkflowTaskCompleted', scheduledEventId, startedEventId, identity: 'test', sdkFlags: [], sdkName: null, sdkVersion: null });
     for (const command of commands) this.#add(this.#commandEvent(command, completedId));
+    return this;
+  }
+
+  /** The engine's history-limit warning marker, right after the last task's command events. */
+  historyWarning(): this {
+    const completed = this.events.findLast((e) => e.attributes.type === 'WorkflowTaskCompleted');
+    this.#add({
+      type: 'MarkerRecorded', markerName: HISTORY_LIMIT_WARNING_MARKER, details: {}, header: {}, failure: null,
+      workflowTaskCompletedEventId: completed?.eventId ?? 0,
+    });
     return this;
   }
 
@@ -186,6 +216,13 @@ export class HistoryBuilder {
         return { type: 'MarkerRecorded', markerName: command.markerName, details: command.details, header: command.header, failure: command.failure, workflowTaskCompletedEventId: c };
       case 'UpsertWorkflowSearchAttributes':
         return { type: 'UpsertWorkflowSearchAttributes', searchAttributes: command.searchAttributes, workflowTaskCompletedEventId: c };
+      case 'ContinueAsNewWorkflowExecution':
+        return {
+          type: 'WorkflowExecutionContinuedAsNew', newExecutionRunId: '00000000-0000-4000-8000-000000000002', workflowType: command.workflowType,
+          taskQueue: command.taskQueue ?? this.identity.taskQueue, input: command.input, workflowRunTimeoutMs: command.workflowRunTimeoutMs,
+          workflowTaskTimeoutMs: command.workflowTaskTimeoutMs ?? 10_000, workflowTaskCompletedEventId: c, backoffStartIntervalMs: null,
+          initiator: 'Workflow', failure: null, lastCompletionResult: null, header: command.header, memo: {}, searchAttributes: {},
+        };
       default:
         throw new Error(`HistoryBuilder does not record ${command.type} commands`);
     }

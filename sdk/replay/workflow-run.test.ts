@@ -95,7 +95,8 @@ test('workflowInfo describes the run and upsertSearchAttributes issues its comma
   if (complete?.type !== 'CompleteWorkflowExecution') return;
   assert.deepEqual(decode(complete.result), {
     workflowId: 'info-7', runId: h.identity.runId, workflowType: 'info', taskQueue: 'test', namespace: 'default', attempt: 2,
-    startTime: new Date(h.events[0]!.eventTime).toISOString(),
+    startTime: new Date(h.events[0]!.eventTime).toISOString(), firstExecutionRunId: h.identity.runId,
+    historyLength: 3, historySize: 0, continueAsNewSuggested: false,
   });
 });
 

@@ -11,7 +11,7 @@ import type { WorkflowCommand } from '../../topics/schemas/command/v1-workflow-c
 import type { WorkflowTaskFailedCause } from '../../topics/schemas/common/v1-enums.js';
 import type { Failure } from '../../topics/schemas/common/v1-records.js';
 import type { HistoryEvent } from '../../topics/schemas/history-event/index.js';
-import type { ActivationJob, HostBridge, LogLevel } from '../workflow/bridge.js';
+import type { ActivationInput, HostBridge, LogLevel } from '../workflow/bridge.js';
 import type { WorkflowBundle } from '../workflow/bundle.js';
 import { DeadlockError, sharedAsyncLocalStorage, WorkflowSandbox } from '../workflow/sandbox.js';
 import { FAILURE_SOURCE, failureFromInfo, toHostValue, toWorkflowCommand } from './conversions.js';
@@ -81,8 +81,8 @@ export class WorkflowRun {
     const state: RunState = {
       identity: this.identity,
       converter: this.converter,
-      startSandbox: (attempt, startTimeMs, prngSeed) => this.#startSandbox(attempt, startTimeMs, prngSeed),
-      runActivation: (timeMs, isReplaying, jobs, scheduledEventIdOf) => this.#runActivation(timeMs, isReplaying, jobs, scheduledEventIdOf),
+      startSandbox: (started) => this.#startSandbox(started),
+      runActivation: (timeMs, isReplaying, task, jobs, scheduledEventIdOf) => this.#runActivation({ timeMs, isReplaying, task, jobs }, scheduledEventIdOf),
     };
     this.#history = new HistoryApplier(state);
   }
@@ -139,14 +139,15 @@ export class WorkflowRun {
     this.#unusable = 'it was disposed';
   }
 
-  // Called when the history starts: the sandbox needs the seed and the start time.
-  #startSandbox(attempt: number, startTimeMs: number, prngSeed: number): void {
+  // Called when the history starts: the sandbox needs the seed, the start time and the run's chain.
+  #startSandbox(started: HistoryEvent<'WorkflowExecutionStarted'>): void {
+    const { attempt, prngSeed, firstExecutionRunId, continuedExecutionRunId } = started.attributes;
     if (!this.#bundle.workflowTypes.includes(this.identity.workflowType)) {
       const known = this.#bundle.workflowTypes.join(', ');
       const message = `workflow type ${this.identity.workflowType} is not exported by ${this.#bundle.workflowsPath} (exported: ${known})`;
       throw new WorkflowTaskFailedError('UnknownWorkflowType', message, hostFailure('UnknownWorkflowType', message, ''));
     }
-    const info = { ...this.identity, attempt, startTimeMs };
+    const info = { ...this.identity, attempt, startTimeMs: started.eventTime, firstExecutionRunId, continuedFromExecutionRunId: continuedExecutionRunId };
     const bridge: HostBridge = {
       info,
       prngSeed,
@@ -163,11 +164,11 @@ export class WorkflowRun {
     }
   }
 
-  #runActivation(timeMs: number, isReplaying: boolean, jobs: ActivationJob[], scheduledEventIdOf: (seq: number) => number): WorkflowCommand[] {
+  #runActivation(input: ActivationInput, scheduledEventIdOf: (seq: number) => number): WorkflowCommand[] {
     if (this.#sandbox === null) {
       throw new HistoryShapeError('a workflow task came before WorkflowExecutionStarted: give the history from event 1');
     }
-    const output = this.#sandbox.activate({ timeMs, isReplaying, jobs });
+    const output = this.#sandbox.activate(input);
     if (output.taskFailure !== null) {
       const failure = failureFromInfo(output.taskFailure);
       const cause = failure.code === 'UnknownWorkflowType' ? 'UnknownWorkflowType' : 'WorkflowCodeError';

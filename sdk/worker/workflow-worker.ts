@@ -19,6 +19,9 @@ const TASK_FAILED_CAUSE: Readonly<Record<WorkflowTaskFailureCause, WorkflowTaskF
   UnknownWorkflowType: 'WorkflowWorkerUnhandledFailure',
 };
 
+/** Workflow commands that end the run. */
+const CLOSING_COMMANDS: ReadonlySet<string> = new Set(['CompleteWorkflowExecution', 'FailWorkflowExecution', 'CancelWorkflowExecution', 'ContinueAsNewWorkflowExecution']);
+
 /** Reads a run's history, events 1..untilEventId, from the shard that owns it. */
 export interface HistoryFetcher {
   fetch(run: RunRef, untilEventId: number): Promise<HistoryEvent[]>;
@@ -95,6 +98,10 @@ export class WorkflowWorker {
     this.options.onTask?.({ cacheHit, replayMs: performance.now() - started, result: result.type });
     if (result.type === 'completed') {
       await this.commands.write(run, { type: 'WorkflowTaskCompleted', ...ref, commands: result.commands, sdkFlags: [], sdkName: 'logbook-typescript', sdkVersion: '0.1.0' });
+      // A run that closes or continues as new gets no more tasks (unless the engine refuses the
+      // completion, and then a replay serves): free its sandbox now, so a long chain of runs does
+      // not fill the cache with finished ones.
+      if (result.commands.some((c) => CLOSING_COMMANDS.has(c.type))) this.cache.evict(task.runId);
     } else {
       this.cache.evict(task.runId);
       await this.commands.write(run, { type: 'WorkflowTaskFailed', ...ref, cause: TASK_FAILED_CAUSE[result.cause], failure: result.failure });
@@ -103,7 +110,7 @@ export class WorkflowWorker {
 
   private async activate(task: WorkflowTask): Promise<{ result: WorkflowTaskResult; cacheHit: boolean }> {
     const cached = this.cache.get(task.runId);
-    const events = withScheduledEvent(task);
+    const events = withTaskEvents(task, this.options.identity);
     const first = events[0]?.eventId;
     // A hit needs the task's events to overlap or continue the cached run; the overlap is skipped.
     if (cached && first !== undefined && first <= cached.lastEventId + 1) {
@@ -130,21 +137,32 @@ export class WorkflowWorker {
 }
 
 /**
- * The task's events, ending with its WorkflowTaskScheduled event. A transient retry (attempt ≥ 2)
- * is not in history until it completes; the worker synthesises its Scheduled event from the task,
- * with the same time the engine will record, so replay sees the same workflow time either way.
+ * The task's events, ending with its WorkflowTaskScheduled and WorkflowTaskStarted events, which the
+ * engine writes only when the task completes. A transient retry (attempt ≥ 2) has no Scheduled
+ * event in history yet; the worker synthesises it from the task with the time the engine will
+ * record, so replay sees the same workflow time either way. WorkflowTaskStarted is synthesised
+ * with the history facts the task carries (`suggestContinueAsNew`, size), the values the engine
+ * records in it, so `workflowInfo()` reads the same live and on replay.
  */
-export function withScheduledEvent(task: WorkflowTask): HistoryEvent[] {
-  if (task.scheduledEventId <= task.lastEventId) return task.events;
-  const scheduled: HistoryEvent = {
-    namespace: task.namespace,
-    workflowId: task.workflowId,
-    runId: task.runId,
-    workflowType: task.workflowType,
-    taskQueue: task.taskQueue,
-    eventId: task.scheduledEventId,
+export function withTaskEvents(task: WorkflowTask, identity: string): HistoryEvent[] {
+  const envelope = { namespace: task.namespace, workflowId: task.workflowId, runId: task.runId, workflowType: task.workflowType, taskQueue: task.taskQueue };
+  const events = [...task.events];
+  if (task.scheduledEventId > task.lastEventId) {
+    events.push({
+      ...envelope,
+      eventId: task.scheduledEventId,
+      eventTime: task.scheduledTime,
+      attributes: { type: 'WorkflowTaskScheduled', taskQueue: task.taskQueue, startToCloseTimeoutMs: task.startToCloseTimeoutMs, attempt: task.attempt },
+    });
+  }
+  events.push({
+    ...envelope,
+    eventId: task.startedEventIdHint,
     eventTime: task.scheduledTime,
-    attributes: { type: 'WorkflowTaskScheduled', taskQueue: task.taskQueue, startToCloseTimeoutMs: task.startToCloseTimeoutMs, attempt: task.attempt },
-  };
-  return [...task.events, scheduled];
+    attributes: {
+      type: 'WorkflowTaskStarted', scheduledEventId: task.scheduledEventId, identity, requestId: '',
+      historySizeBytes: task.historySizeBytes, suggestContinueAsNew: task.suggestContinueAsNew,
+    },
+  });
+  return events;
 }

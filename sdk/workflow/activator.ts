@@ -13,7 +13,9 @@ import type {
   HostBridge,
   SandboxCommand,
   WorkflowRunInfo,
+  WorkflowTaskFacts,
 } from './bridge.js';
+import { ContinueAsNew } from './continue-as-new.js';
 import { createRootScope, type CancellationScope } from './cancellation-scope.js';
 import { ActivityFailure, DeterminismViolationError, isCancellation, WorkflowFailure } from './errors.js';
 import { errorFromFailureInfo, failureInfoFromError } from './failure-info.js';
@@ -50,6 +52,8 @@ export class Activator {
   now: number;
   isReplaying = false;
   cancelRequested = false;
+  /** The current workflow task's history facts (`workflowInfo().historyLength`, …). */
+  task: WorkflowTaskFacts = { historyLength: 0, historySizeBytes: 0, continueAsNewSuggested: false };
   readonly info: WorkflowRunInfo;
   readonly host: HostBridge;
   readonly random: Random;
@@ -119,7 +123,8 @@ export class Activator {
 
   /** Ends the run the way an error escaping workflow code (or a signal handler) demands. */
   handleWorkflowError(error: unknown): void {
-    if (this.cancelRequested && isCancellation(error)) this.#close({ type: 'CancelWorkflowExecution' });
+    if (error instanceof ContinueAsNew) this.#close({ type: 'ContinueAsNewWorkflowExecution', ...error.command });
+    else if (this.cancelRequested && isCancellation(error)) this.#close({ type: 'CancelWorkflowExecution' });
     else if (error instanceof WorkflowFailure) this.#fail(error);
     else this.failTask(error);
   }
@@ -136,6 +141,7 @@ export class Activator {
     this.#input = null;
     this.now = input.timeMs;
     this.isReplaying = input.isReplaying;
+    this.task = input.task;
     for (const job of input.jobs) {
       try {
         this.#apply(job);

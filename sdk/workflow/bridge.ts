@@ -26,6 +26,20 @@ export interface WorkflowRunInfo {
   attempt: number;
   /** Epoch ms of `WorkflowExecutionStarted`. */
   startTimeMs: number;
+  /** The first run of this run's continue-as-new chain (its own id for a first run). */
+  firstExecutionRunId: string;
+  /** The run this one continues, or null for a first run. */
+  continuedFromExecutionRunId: string | null;
+}
+
+/** What the engine said about the history when it sent the workflow task (its WorkflowTaskStarted). */
+export interface WorkflowTaskFacts {
+  /** Events in the history, up to the task's WorkflowTaskStarted. */
+  historyLength: number;
+  /** Estimated size of the history before WorkflowTaskStarted, in bytes. */
+  historySizeBytes: number;
+  /** The history passed the engine's suggestion limits: continue as new soon. */
+  continueAsNewSuggested: boolean;
 }
 
 /** Log levels forwarded by the sandbox's `console`. */
@@ -87,10 +101,11 @@ export type ActivationJob =
   | { type: 'signal'; signalName: string; args: unknown[] }
   | { type: 'cancelWorkflow'; reason: string };
 
-/** Input of one activation: the workflow's "now" and the jobs, in history order. */
+/** Input of one activation: the workflow's "now", the task's history facts and the jobs, in history order. */
 export interface ActivationInput {
   timeMs: number;
   isReplaying: boolean;
+  task: WorkflowTaskFacts;
   jobs: ActivationJob[];
 }
 
@@ -124,7 +139,16 @@ export type SandboxCommand =
   | { type: 'CompleteWorkflowExecution'; result: unknown }
   | { type: 'FailWorkflowExecution'; failure: FailureInfo }
   | { type: 'CancelWorkflowExecution' }
-  | { type: 'UpsertWorkflowSearchAttributes'; searchAttributes: SearchAttributes };
+  | { type: 'UpsertWorkflowSearchAttributes'; searchAttributes: SearchAttributes }
+  /** `args` are encoded payloads; null timeouts and task queue = the current run's. */
+  | {
+      type: 'ContinueAsNewWorkflowExecution';
+      workflowType: string;
+      taskQueue: string | null;
+      args: unknown[];
+      workflowRunTimeoutMs: number | null;
+      workflowTaskTimeoutMs: number | null;
+    };
 
 /** What an activation produced: commands, or the failure of the workflow task. */
 export interface ActivationOutput {

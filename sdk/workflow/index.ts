@@ -57,6 +57,7 @@ export {
   type TimeoutType,
 } from './errors.js';
 export type { SignalDefinition } from './signals.js';
+export { ContinueAsNew, continueAsNew, makeContinueAsNewFunc, type ContinueAsNewOptions } from './continue-as-new.js';
 
 /**
  * Typed stubs for activities: each call schedules the activity (`ScheduleActivityTask`, activity
@@ -134,11 +135,29 @@ export interface WorkflowInfo {
   /** 1 for the first attempt of the run. */
   readonly attempt: number;
   readonly startTime: Date;
+  /** The first run of this run's continue-as-new chain (this run's id for a first run). */
+  readonly firstExecutionRunId: string;
+  /** The run this one continues, or undefined for a first run. */
+  readonly continuedFromExecutionRunId: string | undefined;
+  /** Events in the history as of the current workflow task (its WorkflowTaskStarted event id). */
+  readonly historyLength: number;
+  /** Estimated size of the history in bytes as of the current workflow task. */
+  readonly historySize: number;
+  /**
+   * True once the history is long or large enough that the engine suggests continuing as new
+   * (10,240 events or 4 MiB by default; the run is terminated past 51,200 events or 50 MiB).
+   */
+  readonly continueAsNewSuggested: boolean;
 }
 
-/** Facts about the current run. */
+/**
+ * Facts about the current run. The history facts are those of the workflow task being processed,
+ * recorded in its WorkflowTaskStarted event, so they are the same on replay.
+ * @example
+ * if (workflowInfo().continueAsNewSuggested) await continueAsNew<typeof poller>(state);
+ */
 export function workflowInfo(): WorkflowInfo {
-  const { info } = currentActivator('workflowInfo');
+  const { info, task } = currentActivator('workflowInfo');
   return {
     workflowId: info.workflowId,
     runId: info.runId,
@@ -147,6 +166,11 @@ export function workflowInfo(): WorkflowInfo {
     namespace: info.namespace,
     attempt: info.attempt,
     startTime: new Date(info.startTimeMs),
+    firstExecutionRunId: info.firstExecutionRunId,
+    continuedFromExecutionRunId: info.continuedFromExecutionRunId ?? undefined,
+    historyLength: task.historyLength,
+    historySize: task.historySizeBytes,
+    continueAsNewSuggested: task.continueAsNewSuggested,
   };
 }
 

@@ -24,19 +24,23 @@ import { lifecycleEventCases } from './history-event/v1-fixture-cases-lifecycle.
 import { messageEventCases } from './history-event/v1-fixture-cases-messages.js';
 import { mutableStateSnapshotCases } from './mutable-state-snapshot/v1-fixture-cases.js';
 import { mutableStateSnapshotV2Cases } from './mutable-state-snapshot/v2-fixture-cases.js';
+import { mutableStateSnapshotV3Cases } from './mutable-state-snapshot/v3-fixture-cases.js';
 import { replyCases, replyV2Cases } from './reply/v1-fixture-cases.js';
 import type { RecordName } from './schema-catalog.js';
 import { shardPositionsCases } from './shard-positions/v1-fixture-cases.js';
 import { visibilityRowV1Cases, visibilityRowV2Cases } from './visibility-row/fixture-cases.js';
 import { workflowTaskCases } from './workflow-task/v1-fixture-cases.js';
+import { workflowTaskV2Cases } from './workflow-task/v2-fixture-cases.js';
 
 const plan: readonly [RecordName, number, readonly FixtureCase<unknown>[]][] = [
   ['HistoryEvent', 1, [...lifecycleEventCases, ...messageEventCases]],
   ['Command', 1, [...clientCommandCases, ...taskCommandCases]],
   ['MutableStateSnapshot', 1, mutableStateSnapshotCases],
   ['MutableStateSnapshot', 2, mutableStateSnapshotV2Cases],
+  ['MutableStateSnapshot', 3, mutableStateSnapshotV3Cases],
   ['ShardPositions', 1, shardPositionsCases],
   ['WorkflowTask', 1, workflowTaskCases],
+  ['WorkflowTask', 2, workflowTaskV2Cases],
   ['ActivityTask', 1, activityTaskCases],
   ['ActivityControl', 1, activityControlCases],
   ['VisibilityRow', 1, visibilityRowV1Cases],

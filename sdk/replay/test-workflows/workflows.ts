@@ -7,8 +7,10 @@ import {
   ApplicationFailure,
   CancellationScope,
   condition,
+  continueAsNew,
   defineSignal,
   isCancellation,
+  makeContinueAsNewFunc,
   proxyActivities,
   setHandler,
   sleep,
@@ -153,5 +155,32 @@ export async function reserveWithin(limit: string): Promise<string> {
   } catch (err) {
     if (isCancellation(err)) return 'timed out';
     throw err;
+  }
+}
+
+/**
+ * Counts up to `until`, one durable 1 s timer per step, and continues as new — carrying the count —
+ * whenever the engine suggests it. Returns what the final run knows about its chain.
+ */
+export async function poller(count: number, until: number): Promise<Record<string, unknown>> {
+  while (count < until) {
+    if (workflowInfo().continueAsNewSuggested) await continueAsNew<typeof poller>(count, until);
+    await sleep('1s');
+    count++;
+  }
+  const info = workflowInfo();
+  return { count, runId: info.runId, firstExecutionRunId: info.firstExecutionRunId, continuedFrom: info.continuedFromExecutionRunId ?? null, historyLength: info.historyLength };
+}
+
+const continueAsPoller = makeContinueAsNewFunc<typeof poller>({ workflowType: 'poller', taskQueue: 'pollers', workflowTaskTimeout: '5s' });
+
+/** Hands over to a `poller` on another queue; nothing after the call runs, `finally` does (and issues nothing). */
+export async function handsOver(): Promise<string> {
+  try {
+    await continueAsPoller(7, 9);
+    await sleep('1h');
+    return 'never';
+  } finally {
+    upsertSearchAttributes({ HandedOver: { type: 'Bool', value: true } });
   }
 }

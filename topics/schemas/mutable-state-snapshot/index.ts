@@ -1,17 +1,20 @@
 /**
- * MutableStateSnapshot: the latest version's types and schema (v2), and every version for readers.
+ * MutableStateSnapshot: the latest version's types and schema (v3), and every version for readers.
  * @module
  */
 import { recordSchemas } from '../record-schemas.js';
 import { mutableStateSnapshotSchemaV1 } from './v1.js';
 import { mutableStateSnapshotSchemaV2 } from './v2.js';
+import { mutableStateSnapshotSchemaV3 } from './v3.js';
 
 export { mutableStateSnapshotSchemaV1 } from './v1.js';
-export * from './v2.js';
+export { mutableStateSnapshotSchemaV2 } from './v2.js';
+export * from './v3.js';
 export type * from './v1-pending-info.js';
 
 /** Every version of the MutableStateSnapshot schema, oldest first. */
 export const mutableStateSnapshotSchemas = recordSchemas('MutableStateSnapshot', [
   mutableStateSnapshotSchemaV1,
   mutableStateSnapshotSchemaV2,
+  mutableStateSnapshotSchemaV3,
 ]);

@@ -1,0 +1,4 @@
+import { describe } from 'node:test';
+import { continueAsNewConformance } from './continue-as-new-conformance.js';
+
+describe('continue-as-new and history limits on the embedded backend', () => continueAsNewConformance('embedded'));
