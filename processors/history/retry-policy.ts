@@ -72,7 +72,8 @@ export interface RetryInput {
 
 /**
  * Decides whether to retry, in Temporal's order: a requested cancellation, the attempt limit, a
- * non-retryable failure, then the deadline (a retry that would start after it is not scheduled).
+ * non-retryable failure, then the deadline (a retry that would start at or after it is not
+ * scheduled: it would have no time to run, and the deadline's own timer fires at that instant).
  */
 export function decideRetry(input: RetryInput): RetryDecision {
   const { policy, attempt } = input;
@@ -80,6 +81,6 @@ export function decideRetry(input: RetryInput): RetryDecision {
   if (policy.maximumAttempts > 0 && attempt >= policy.maximumAttempts) return { retry: false, retryState: 'MaximumAttemptsReached' };
   if (!isRetryable(policy, input.failure)) return { retry: false, retryState: 'NonRetryableFailure' };
   const backoffMs = retryBackoffMs(policy, attempt);
-  if (input.deadline !== null && input.now + backoffMs > input.deadline) return { retry: false, retryState: 'Timeout' };
+  if (input.deadline !== null && input.now + backoffMs >= input.deadline) return { retry: false, retryState: 'Timeout' };
   return { retry: true, backoffMs };
 }

@@ -23,7 +23,7 @@ function expectedSchedule(policy: RetryPolicy, attempts: readonly Attempt[], dea
     if (policy.maximumAttempts > 0 && n >= policy.maximumAttempts) return { dispatches, retryState: 'MaximumAttemptsReached', attempts: n };
     if (policy.nonRetryableErrorTypes.includes(attempt.code)) return { dispatches, retryState: 'NonRetryableFailure', attempts: n };
     const backoff = Math.min(Math.floor(initial * Math.pow(coefficient, n - 1)), cap);
-    if (deadline !== null && failedAt + backoff > deadline) return { dispatches, retryState: 'Timeout', attempts: n };
+    if (deadline !== null && failedAt + backoff >= deadline) return { dispatches, retryState: 'Timeout', attempts: n };
     dispatches.push(failedAt + backoff);
     if (n >= 12) return { dispatches, retryState: 'InProgress', attempts: n + 1 };
   }
