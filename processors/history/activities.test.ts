@@ -132,10 +132,10 @@ describe('activities', () => {
   });
 
   it('ends the activity at schedule-to-close with the current attempt Started only if it was claimed', () => {
-    const d = withActivity(scheduleActivity('a1', { scheduleToCloseTimeoutMs: 5000, startToCloseTimeoutMs: 4000 }));
+    const d = withActivity(scheduleActivity('a1', { scheduleToCloseTimeoutMs: 5000, startToCloseTimeoutMs: 3500 }));
     claim(d, 1);
-    d.advance(4000);
-    d.advance(1000);
+    d.advance(3500); // attempt 1 times out; attempt 2 is due at 4500, before the deadline
+    d.advance(1500);
     assert.deepEqual(d.types().slice(5), ['ActivityTaskTimedOut', 'WorkflowTaskScheduled']);
     const timedOut = d.events[5]!.attributes;
     assert.ok(timedOut.type === 'ActivityTaskTimedOut');
