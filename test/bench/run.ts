@@ -5,7 +5,7 @@
  * Starts what it needs (a broker unless LOGBOOK_KAFKA_BROKERS is set; on Kafka the engine and its
  * workers as a separate process), runs the chosen workloads (see workloads/index.ts), prints
  * progress and a table, and writes a JSON result (with the machine, versions and settings) under
- * test/bench/results/.
+ * test/bench/results/, with a chart of it next to it (same name, .svg; see chart/bench-chart.ts).
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { cpus, totalmem, tmpdir } from 'node:os';
@@ -21,6 +21,8 @@ import { startEngineProcess, type EngineProcess } from '../support/engine-proces
 import { startTestEngine } from '../support/test-engine.js';
 import type { BenchContext, BenchEngine, BenchSettings, TableRow } from './bench-context.js';
 import { QUICK_WORKLOADS, WORKLOADS } from './workloads/index.js';
+import { benchChart } from './chart/bench-chart.js';
+import { renderSvg } from './chart/svg-chart.js';
 
 const { values } = parseArgs({
   options: {
@@ -45,6 +47,7 @@ const settings: BenchSettings = {
   quick,
   workloads: chosen,
   rates: (values.rates ?? (quick ? '25,50,100,200' : '25,50,100,150,200,300,400,600')).split(',').map(Number),
+  ratesGiven: values.rates !== undefined,
   stepSeconds: Number(values['step-seconds'] ?? (quick ? 6 : 20)),
   latencyRuns: Number(values.runs ?? (quick ? 30 : 200)),
   // Small runs finish in well under a second and swing ±25 %; these are long enough to settle.
@@ -81,6 +84,10 @@ try {
       const outcome = await workload.run(context);
       result[workload.name] = outcome.result;
       rows.push(...outcome.rows);
+      for (const failure of outcome.failures ?? []) {
+        failures.push(`${workload.name}: ${failure}`);
+        log(`${workload.name} FAILED: ${failure}`);
+      }
     } catch (error) {
       // One failed workload must not lose the figures of the others; the run still exits non-zero.
       failures.push(`${workload.name}: ${(error as Error).stack ?? String(error)}`);
@@ -114,10 +121,19 @@ async function setUp(): Promise<BenchContext> {
     });
     cleanups.push(() => t.stop());
     const engine: BenchEngine = { pid: process.pid, dataDirectory: join(data, 'node'), endpoint: 'http://127.0.0.1:0', prefix };
-    return { settings, client: t.engine.client, engine, log };
+    return { settings, client: t.engine.client, engine, log, results: result };
   }
   const dataDirectory = join(data, 'node');
-  const env = { LOGBOOK_KAFKA_BROKERS: brokers!.join(','), ENGINE_PREFIX: prefix, ENGINE_SHARDS: String(settings.shards), ENGINE_ROLE: 'both', ENGINE_DATA: dataDirectory };
+  // Outside the data directory: the execution log is the benchmark's, not the engine's state.
+  const activityLog = join(data, 'activity-executions.jsonl');
+  const env = {
+    LOGBOOK_KAFKA_BROKERS: brokers!.join(','),
+    ENGINE_PREFIX: prefix,
+    ENGINE_SHARDS: String(settings.shards),
+    ENGINE_ROLE: 'both',
+    ENGINE_DATA: dataDirectory,
+    BENCH_ACTIVITY_LOG: activityLog,
+  };
   log('starting the engine and its workers (separate process)');
   let process_: EngineProcess = await startEngineProcess(env);
   cleanups.push(() => process_.stop());
@@ -130,6 +146,7 @@ async function setUp(): Promise<BenchContext> {
     },
     dataDirectory,
     prefix,
+    activityLog,
     async killAndRestart() {
       await process_.kill9();
       process_ = await startEngineProcess(env);
@@ -139,19 +156,20 @@ async function setUp(): Promise<BenchContext> {
   cleanups.push(() => kafkaLog.close());
   const { client, close } = await connectLogClient(kafkaLog, topicCatalog({ prefix, shards: settings.shards }));
   cleanups.push(close);
-  return { settings, client, engine, brokers, log };
+  return { settings, client, engine, brokers, log, results: result };
 }
 
-/** Writes the JSON result and prints the table. */
+/** Writes the JSON result and its chart, and prints the table. */
 async function report(r: Record<string, unknown>): Promise<void> {
   const dir = fileURLToPath(new URL('./results/', import.meta.url));
   await mkdir(dir, { recursive: true });
   const file = join(dir, `${new Date(began).toISOString().replace(/[:.]/g, '-')}-${settings.backend}${quick ? '-quick' : ''}.json`);
   await writeFile(file, `${JSON.stringify(r, null, 2)}\n`);
+  await writeFile(file.replace(/\.json$/, '.svg'), renderSvg(benchChart(r)));
   console.log('');
   console.log(`| figure (${settings.backend}, ${settings.shards} shards, ${cpus().length} cores) | value |`);
   console.log('|---|---|');
   for (const row of rows) console.log(`| ${row.figure} | ${row.value} |`);
   console.log(`| run time | ${(r.durationSeconds as number).toFixed(0)} s |`);
-  console.log(`\nresult: ${file}`);
+  console.log(`\nresult: ${file} (chart: ${file.replace(/\.json$/, '.svg')})`);
 }

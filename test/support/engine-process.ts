@@ -9,6 +9,8 @@ export interface EngineProcess {
   /** The node's gateway URL (engine roles). */
   readonly endpoint: string;
   readonly output: string[];
+  /** How the process ended: its exit code, or the signal that ended it. */
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** SIGKILL: no shutdown code runs. */
   kill9(): Promise<void>;
   /** SIGTERM: graceful stop. */
@@ -20,7 +22,7 @@ export async function startEngineProcess(env: Record<string, string>, timeoutMs 
   // stdin is a pipe the child watches: if this test process dies, the child exits too.
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', MAIN], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
   const output: string[] = [];
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   const endpoint = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`engine process not ready in ${timeoutMs} ms:\n${output.join('')}`)), timeoutMs);
     const onData = (chunk: Buffer) => {
@@ -46,5 +48,5 @@ export async function startEngineProcess(env: Record<string, string>, timeoutMs 
     await exited;
     clearTimeout(grace);
   };
-  return { pid: child.pid!, endpoint, output, kill9: () => signal('SIGKILL'), stop: () => signal('SIGTERM') };
+  return { pid: child.pid!, endpoint, output, exited, kill9: () => signal('SIGKILL'), stop: () => signal('SIGTERM') };
 }
