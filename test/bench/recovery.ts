@@ -56,7 +56,6 @@ export interface RecoveryResult {
   /** Requests the load generator saw fail (start refused, result timed out, wrong result); the first 20. */
   readonly clientErrors: readonly string[];
   readonly clientErrorCount: number;
-  readonly restartError: string | null;
   readonly timeline: readonly TimelineSecond[];
   readonly audit: ExecutionAudit;
   /** Lines of the execution log that were not JSON (a kill in the middle of an append would leave one). */
@@ -82,7 +81,7 @@ export async function runRecovery(context: BenchContext, options: RecoveryOption
   let killAt = 0;
   let readyAt: number | undefined;
   let restart: Promise<void> | undefined;
-  let restartError: string | null = null;
+  let restartError: string | undefined;
 
   const begin = Date.now();
   let progressAt = begin + PROGRESS_EVERY_MS;
@@ -115,10 +114,15 @@ export async function runRecovery(context: BenchContext, options: RecoveryOption
   }
   const loadEndsAt = Date.now();
   await restart;
+  // Without a new engine there is neither recovery nor a gateway to audit through.
+  if (restartError) throw new Error(`the engine process did not start again after the kill: ${restartError}`);
   log(`W4: arrivals stopped (${offered.length} offered); waiting up to ${options.drainSeconds} s for the last results`);
   const drained = Promise.all(pending);
   const ticker = setInterval(() => log(`W4: draining, completed ${completedSince(0)}/${offered.length}`), PROGRESS_EVERY_MS);
-  await Promise.race([drained, sleep(options.drainSeconds * 1000)]).finally(() => clearInterval(ticker));
+  let drainTimer: NodeJS.Timeout | undefined;
+  await Promise.race([drained, new Promise((r) => (drainTimer = setTimeout(r, options.drainSeconds * 1000)))]);
+  clearInterval(ticker);
+  clearTimeout(drainTimer);
 
   const completedAt = offered.flatMap((w) => (w.completedAt === undefined ? [] : [w.completedAt]));
   // The timeline covers the arrivals and every result that came after them.
@@ -150,7 +154,6 @@ export async function runRecovery(context: BenchContext, options: RecoveryOption
     completedSeen: completedAt.length,
     clientErrors: clientErrors.slice(0, 20),
     clientErrorCount: clientErrors.length,
-    restartError,
     timeline,
     audit,
     unreadableExecutionLogLines: unreadableLines,

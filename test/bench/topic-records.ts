@@ -49,3 +49,19 @@ export async function growthBetween(log: Log, before: OffsetSnapshot, after: Off
   }
   return growth;
 }
+
+/**
+ * Waits until no partition of `topics` grows for a second (the engine has worked off earlier load),
+ * for at most `maxSeconds`. Resolves with the seconds waited, or `null` if the topics never went quiet.
+ */
+export async function waitUntilQuiet(log: Log, topics: readonly CountedTopic[], maxSeconds: number): Promise<number | null> {
+  const began = Date.now();
+  let last = await snapshotEndOffsets(log, topics);
+  while (Date.now() - began < maxSeconds * 1000) {
+    await new Promise((r) => setTimeout(r, 1_000));
+    const now = await snapshotEndOffsets(log, topics);
+    if ([...now].every(([topic, ends]) => ends.every((end, p) => end === last.get(topic)?.[p]))) return Math.round((Date.now() - began) / 100) / 10;
+    last = now;
+  }
+  return null;
+}

@@ -43,7 +43,11 @@ export function w1Panels(result: unknown): ChartPanel[] {
       title: 'W1 p99 start-to-result latency per sweep step',
       xLabel: 'offered workflows/s',
       yLabel: 'p99 latency (ms)',
-      series: [{ name: 'p99 latency', points: sweep.map((s) => [s.offeredPerSecond, s.latency.p99] as const) }],
+      series: [
+        { name: 'p99 latency', points: sweep.map((s) => [s.offeredPerSecond, s.latency.p99] as const) },
+        // The sweep's "kept up" bound (workloads/w1.ts): a step above it does not count.
+        { name: 'kept-up bound (1 s)', style: 'dashed', points: sweep.map((s) => [s.offeredPerSecond, 1_000] as const) },
+      ],
     },
   ];
 }

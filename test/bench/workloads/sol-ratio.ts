@@ -2,7 +2,7 @@ import { topicCatalog } from '../../../topics/catalog.js';
 import { openLog } from '../../../topics/log/open-log.js';
 import type { Workload } from '../bench-context.js';
 import type { SpeedOfLightResult } from '../speed-of-light.js';
-import { growthBetween, snapshotEndOffsets, type TopicGrowth } from '../topic-records.js';
+import { growthBetween, snapshotEndOffsets, waitUntilQuiet, type TopicGrowth } from '../topic-records.js';
 import { w1Rate, type RateStep } from '../w1.js';
 
 /** The target the engine's records/s is reported against: half the bare kafkajs loop. */
@@ -14,7 +14,9 @@ const TARGET_FRACTION = 0.5;
  * records/s, which must have run before this one).
  *
  * W1 is offered open-loop at the highest rate the `w1` sweep of this run kept up with (the first
- * `--rates` value when w1 did not run). After a warm-up, the end offsets of every partition of
+ * `--rates` value when w1 did not run), once the engine has worked off earlier load (the sweep's
+ * last step usually leaves a backlog: no topic of the run may grow for a second, up to a minute).
+ * After a warm-up, the end offsets of every partition of
  * this run's topics — the fixed topics and the `bench` queue's task topics; the other queues' task
  * topics carry nothing — are snapshotted, again a window later, and the committed data records in
  * between are read back and counted (transaction markers and aborted records excluded; see
@@ -44,7 +46,8 @@ export const solRatioWorkload: Workload = {
       const catalog = topicCatalog({ prefix: engine.prefix, shards: settings.shards });
       const names = [...catalog.fixedTopics.map((t) => t.name), ...Object.values(catalog.taskTopics('default', 'bench'))];
       const topics = [...(await kafkaLog.admin.describeTopics(names)).values()].map((t) => ({ name: t.name, partitions: t.partitions }));
-      log(`sol-ratio: W1 at ${rate} workflows/s; ${warmupSeconds} s warm-up, then ${windowSeconds} s counted over ${topics.length} topics`);
+      const quietAfterSeconds = await waitUntilQuiet(kafkaLog, topics, 60);
+      log(`sol-ratio: W1 at ${rate} workflows/s (engine quiet ${quietAfterSeconds === null ? 'never' : `after ${quietAfterSeconds} s`}); ${warmupSeconds} s warm-up, then ${windowSeconds} s counted over ${topics.length} topics`);
       const load = w1Rate(client, rate, warmupSeconds + windowSeconds + 1, windowSeconds * 2);
       await sleep(warmupSeconds * 1000);
       const before = await snapshotEndOffsets(kafkaLog, topics);
@@ -61,6 +64,7 @@ export const solRatioWorkload: Workload = {
       const ratio = perSecond(records) / sol.recordsPerSecond;
       const result = {
         offeredPerSecond: rate,
+        quietAfterSeconds,
         windowSeconds: Math.round(seconds * 100) / 100,
         load: { started: step.started, completed: step.completed, keptUp: step.keptUp, p99Ms: Math.round(step.latency.p99) },
         records,
