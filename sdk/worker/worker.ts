@@ -20,6 +20,8 @@ export interface WorkerOptions {
   readonly onActivity?: (event: ActivityEvent) => void;
   /** Records behind on this worker's task-topic partitions, sampled every few seconds. */
   readonly onLag?: (topic: string, partition: number, lag: number) => void;
+  /** Each query this worker answered: from its cache or by a replay, how long it took. */
+  readonly onQuery?: (event: { source: 'cache' | 'replay'; ms: number; result: string }) => void;
 }
 
 /**
@@ -53,6 +55,7 @@ export class Worker {
         ...(options.maxConcurrentWorkflowTasks ? { maxConcurrentWorkflowTasks: options.maxConcurrentWorkflowTasks } : {}),
         ...(options.onWorkflowTask ? { onTask: options.onWorkflowTask } : {}),
         ...(options.onLag ? { onLag: options.onLag } : {}),
+        ...(options.onQuery ? { onQuery: options.onQuery } : {}),
       });
     }
     if (options.activities) {
