@@ -61,6 +61,7 @@ export class QueryWorker {
     private readonly options: QueryWorkerOptions,
   ) {}
 
+  /** Joins the queue's query-worker group and starts answering. */
   async start(): Promise<void> {
     const { catalog, log } = this.connection;
     const { namespace, taskQueue, identity } = this.options;
@@ -76,6 +77,7 @@ export class QueryWorker {
     await this.consumer.start();
   }
 
+  /** Stops taking queries, lets running ones finish (up to `graceMs`) and leaves the group. */
   async stop(graceMs?: number): Promise<void> {
     await this.consumer?.stop(graceMs);
   }

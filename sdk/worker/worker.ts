@@ -25,7 +25,8 @@ export interface WorkerOptions {
 }
 
 /**
- * A worker, as Temporal users know it: polls one task queue for workflow and activity tasks.
+ * A worker, as Temporal users know it: polls one task queue for workflow and activity tasks, and
+ * answers the queue's queries (workflow workers only; see `query-worker.ts`).
  *
  * @example
  * const worker = new Worker(engine.workerConnection(), {

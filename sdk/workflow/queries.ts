@@ -66,12 +66,14 @@ export class QueryRunner {
 
   constructor(private readonly activator: Activator) {}
 
+  /** Stores the query and enters query mode (called by the host directly, outside the deadline). */
   prepare(input: QueryInput): void {
     this.#input = copyIntoRealm(input);
     this.#outcome = null;
     this.activator.beginQuery(input.queryType);
   }
 
+  /** Calls the handler and encodes its result (called under the host's deadline). */
   run(): void {
     const input = this.#input;
     if (input === null) throw new Error('query() without prepareQuery()');
@@ -97,10 +99,12 @@ export class QueryRunner {
     }
   }
 
+  /** True when the query failed so far (then `conclude` reads user-defined error properties: run it bounded). */
   hasFailure(): boolean {
     return this.#outcome === null || 'error' in this.#outcome || this.activator.queryRefused;
   }
 
+  /** Leaves query mode and returns the answer, or the failure (a refused operation wins). */
   conclude(): QueryOutput {
     const refusal = this.activator.endQuery();
     const outcome = this.#outcome ?? { error: new Error('the query did not run') };

@@ -32,7 +32,7 @@ test("the README's run command starts the dev server, and its curl lines start a
     const start = await fetch(api, { method: 'POST', headers: json, body: JSON.stringify({ workflowId: 'order-1', workflowType: 'order', taskQueue: 'orders', args: [{ orderId: '1', sku: 'book', quantity: 1, amountCents: 2500, phone: '+100', packTimeout: '1h', ratingDelay: '1s' }] }) });
     assert.equal(start.status, 201, await start.clone().text());
     await waitFor('the order to wait for the seller', async () => JSON.stringify(await (await fetch(`${api}/order-1/history`)).json()).includes('TimerStarted'), 30_000);
-    const query = await fetch(`${api}/order-1/query/status`, { method: 'POST', headers: json, body: '{}' });
+    const query = await fetch(`${api}/order-1/query/status`, { method: 'POST' });
     assert.equal(query.status, 200, await query.clone().text());
     assert.deepEqual(await query.json(), { workflowId: 'order-1', queryName: 'status', result: { stage: 'waiting for the seller', parcelId: null } });
     const signal = await fetch(`${api}/order-1/signals/sellerPacked`, { method: 'POST', headers: json, body: JSON.stringify({ args: [{ parcelId: 'p-1' }] }) });
