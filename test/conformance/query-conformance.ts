@@ -8,7 +8,9 @@ import { workflowTaskCodec } from '../../topics/serde/index.js';
 import { createHttpApp } from '../../gateway/http-app.js';
 import { engineHistoryFetcher } from '../../gateway/engine-history-fetcher.js';
 import { EngineMetrics } from '../../gateway/metrics.js';
+import { connectLogClient } from '../../sdk/client/log-client.js';
 import { QueryFailedError, QueryTimeoutError } from '../../sdk/client/query-sender.js';
+import { gatewayRunLocator } from '../../sdk/client/query-target.js';
 import { WorkflowClient, WorkflowClientError, type WorkflowHandle } from '../../sdk/client/workflow-client.js';
 import { Worker, type WorkerOptions } from '../../sdk/worker/worker.js';
 import type { HistoryFetcher } from '../../sdk/worker/workflow-worker.js';
@@ -149,6 +151,25 @@ export function queryConformance(backend: 'kafka' | 'embedded'): void {
       await assert.rejects(http.getHandle(uniqueName('nobody')).query('status'), (e: unknown) => e instanceof WorkflowClientError && e.status === 404 && e.code === 'WorkflowNotFound');
       await assert.rejects(t.engine.client.query(uniqueName('nobody'), 'status'), (e: unknown) => (e as { code?: string }).code === 'WorkflowNotFound');
     } finally {
+      await worker.stop(1_000);
+    }
+  });
+
+  test('a client next to the log queries through the log, locating runs through a gateway; without a locator it refuses to query', async () => {
+    const queue = uniqueName('baskets');
+    const { worker } = await basketWorker(queue);
+    const located = await connectLogClient(t.engine.log, t.engine.catalog, { locateRun: gatewayRunLocator(address) });
+    const blind = await connectLogClient(t.engine.log, t.engine.catalog);
+    try {
+      const id = uniqueName('basket');
+      const handle = await http.start('basket', { workflowId: id, taskQueue: queue, args: ['gus'] });
+      await handle.signal('addItem', 'lime');
+      assert.deepEqual(await located.client.query(id, 'status'), { stage: 'collecting', items: ['lime'] });
+      await assert.rejects(located.client.query(uniqueName('nobody'), 'status'), (e: unknown) => (e as { code?: string }).code === 'WorkflowNotFound');
+      await assert.rejects(blind.client.query(id, 'status'), (e: unknown) => (e as { code?: string }).code === 'QUERY_NEEDS_RUN_LOCATOR');
+    } finally {
+      await located.close();
+      await blind.close();
       await worker.stop(1_000);
     }
   });
