@@ -21,7 +21,10 @@ async function freePort(): Promise<number> {
 test("the README's run command starts the dev server, and its curl lines start an order, query it, signal it and show its history", async () => {
   const port = await freePort();
   const data = await mkdtemp(join(tmpdir(), 'logbook-dev-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'dev', '--port', String(port), '--data', data], { stdio: ['ignore', 'pipe', 'pipe'] });
+  // The README's command runs on the embedded log: the broker of the test run must not leak in
+  // (the dev server would join the shared broker's default deployment).
+  const env = { ...process.env, LOGBOOK_KAFKA_BROKERS: '' };
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'dev', '--port', String(port), '--data', data], { stdio: ['ignore', 'pipe', 'pipe'], env });
   let output = '';
   child.stdout.on('data', (c: Buffer) => (output += c.toString()));
   child.stderr.on('data', (c: Buffer) => (output += c.toString()));
