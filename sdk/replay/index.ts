@@ -18,6 +18,7 @@ export { HistoryBuilder, type HistoryBuilderOptions } from './history-builder.js
 export { replayHistory, type ReplayError, type ReplayOptions } from './replay-history.js';
 export {
   WorkflowRun,
+  type QueryResult,
   type WorkflowLogger,
   type WorkflowRunIdentity,
   type WorkflowRunOptions,
