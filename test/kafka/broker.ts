@@ -20,6 +20,8 @@ export interface StartKafkaOptions {
   version?: string;
   /** Use this assembled lib dir; defaults to env `LOGBOOK_KAFKA_LIB` when its version matches, else assembles. */
   libDir?: string;
+  /** Client port of the first node (a free port when absent). */
+  port?: number;
   /** Parent directory for node data and logs. Default: a fresh temp dir, deleted by `stop()`. */
   dataDir?: string;
   /** Extra or overriding `server.properties` entries for every node. */
@@ -133,7 +135,7 @@ export async function startKafka(options: StartKafkaOptions = {}): Promise<Runni
   const ownsDataDir = options.dataDir === undefined;
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'logbook-kafka-')));
   const cleanupDir = ownsDataDir ? dataDir : undefined;
-  const ports = await freePorts(nodeCount * 2);
+  const ports = options.port ? [options.port, ...(await freePorts(nodeCount * 2 - 1))] : await freePorts(nodeCount * 2);
   const nodes: NodeState[] = Array.from({ length: nodeCount }, (_, i) => {
     const dir = join(dataDir, `node-${i + 1}`);
     return {

@@ -1,5 +1,5 @@
 /**
- * Developer broker control: `tsx test/kafka/cli.ts start [--nodes 3] [--version X] | stop | status`.
+ * Developer broker control: `tsx test/kafka/cli.ts start [--nodes 3] [--version X] [--port 9092] | stop | status`.
  *
  * `start` leaves the broker running in the background (detached) and records it in
  * `<cache>/dev.json`, so `npm test` and `npm start` can use it via LOGBOOK_KAFKA_BROKERS.
@@ -41,9 +41,12 @@ async function start(args: string[]): Promise<void> {
   }
   const nodes = Number(flag(args, '--nodes') ?? '1');
   if (nodes !== 1 && nodes !== 3) throw new Error('--nodes must be 1 or 3');
+  const port = flag(args, '--port');
+  if (port !== undefined && !/^\d+$/.test(port)) throw new Error(`--port must be a port number, got ${port}`);
   const kafka = await startKafka({
     nodes,
     version: flag(args, '--version'),
+    ...(port ? { port: Number(port) } : {}),
     detached: true,
     onProgress: (line) => console.log(line),
   });
