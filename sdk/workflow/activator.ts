@@ -65,6 +65,10 @@ export class Activator {
   readonly conditions = new Map<number, PendingCondition>();
   readonly signalHandlers = new Map<string, SignalHandler>();
   readonly bufferedSignals: { signalName: string; args: unknown[] }[] = [];
+  /** Patches the replayed history recorded so far (`notifyHasPatch`): `patched(id)` is true for them. */
+  readonly knownPresentPatches = new Set<string>();
+  /** Patches whose marker this run already issued (one marker per patch per run). */
+  readonly sentPatches = new Set<string>();
   readonly #seqs: Record<SeqKind, number> = { activity: 0, timer: 0, condition: 0 };
   #commands: SandboxCommand[] = [];
   #taskFailure: { error: unknown } | null = null;
@@ -226,6 +230,9 @@ export class Activator {
       case 'cancelWorkflow':
         this.cancelRequested = true;
         return this.rootScope.cancel('Workflow cancelled');
+      case 'notifyHasPatch':
+        this.knownPresentPatches.add(job.patchId);
+        return;
     }
   }
 

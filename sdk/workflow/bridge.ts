@@ -99,7 +99,9 @@ export type ActivationJob =
   | { type: 'resolveActivity'; seq: number; resolution: ActivityResolution }
   | { type: 'fireTimer'; seq: number }
   | { type: 'signal'; signalName: string; args: unknown[] }
-  | { type: 'cancelWorkflow'; reason: string };
+  | { type: 'cancelWorkflow'; reason: string }
+  /** Replay only: the task being replayed recorded this patch marker, so `patched(patchId)` is true. */
+  | { type: 'notifyHasPatch'; patchId: string };
 
 /** Input of one activation: the workflow's "now", the task's history facts and the jobs, in history order. */
 export interface ActivationInput {
@@ -140,6 +142,8 @@ export type SandboxCommand =
   | { type: 'FailWorkflowExecution'; failure: FailureInfo }
   | { type: 'CancelWorkflowExecution' }
   | { type: 'UpsertWorkflowSearchAttributes'; searchAttributes: SearchAttributes }
+  /** `patched` / `deprecatePatch`: the host records it as the SDK's patch marker. */
+  | { type: 'SetPatchMarker'; patchId: string; deprecated: boolean }
   /** `args` are encoded payloads; null timeouts and task queue = the current run's. */
   | {
       type: 'ContinueAsNewWorkflowExecution';

@@ -57,6 +57,7 @@ export {
   type TimeoutType,
 } from './errors.js';
 export type { SignalDefinition } from './signals.js';
+export { deprecatePatch, patched } from './patching.js';
 export { ContinueAsNew, continueAsNew, makeContinueAsNewFunc, type ContinueAsNewOptions } from './continue-as-new.js';
 
 /**
