@@ -10,6 +10,7 @@ import type { FailureInfo, SandboxCommand } from '../workflow/bridge.js';
 import { failureInfoFromError } from '../workflow/failure-info.js';
 import { copyIntoRealm } from '../workflow/realm-copy.js';
 import { patchMarkerCommand } from './patch-markers.js';
+import { sideEffectMarkerCommand } from './side-effect-markers.js';
 
 /** `Failure.source` of failures raised by workflow code. */
 export const FAILURE_SOURCE = 'LogbookTypeScriptSDK';
@@ -118,6 +119,8 @@ export function toWorkflowCommand(command: SandboxCommand, context: CommandConte
       return { type: 'UpsertWorkflowSearchAttributes', searchAttributes: copyIntoRealm(command.searchAttributes) };
     case 'SetPatchMarker':
       return patchMarkerCommand({ patchId: String(command.patchId), deprecated: Boolean(command.deprecated) });
+    case 'SideEffectMarker':
+      return sideEffectMarkerCommand(command.seq, command.value as Payload);
     case 'ContinueAsNewWorkflowExecution':
       return {
         type: 'ContinueAsNewWorkflowExecution',

@@ -14,6 +14,7 @@ import { commandMatchesEvent, describeCommand, describeEvent, isCommandEvent, is
 import { decodeOptional, decodePayloads, failureInfoFromFailure } from './conversions.js';
 import { EvictionRequiredError, HistoryShapeError, NonDeterminismError } from './errors.js';
 import { isPatchUpsert, patchOf } from './patch-markers.js';
+import { sideEffectOf } from './side-effect-markers.js';
 import type { WorkflowRunIdentity } from './workflow-run.js';
 
 /** What the applier needs from its run. */
@@ -28,16 +29,6 @@ export interface RunState {
     jobs: ActivationJob[],
     scheduledEventIdOf: (seq: number) => number,
   ): WorkflowCommand[];
-}
-
-// The ids of the patch markers among the command events that start at `from`.
-function recordedPatches(events: readonly HistoryEvent[], from: number): string[] {
-  const ids: string[] = [];
-  for (let i = from; i < events.length && isCommandEvent(events[i]!); i++) {
-    const patch = patchOf(events[i]!);
-    if (patch !== null) ids.push(patch.patchId);
-  }
-  return ids;
 }
 
 type Handlers = { [K in HistoryEventType]: (event: HistoryEvent<K>) => void };
@@ -55,8 +46,8 @@ export class HistoryApplier {
   /** Commands returned live, awaiting their WorkflowTaskCompleted in the next events. */
   #produced: { scheduledEventId: number; commands: WorkflowCommand[] } | null = null;
   #matching: { commands: WorkflowCommand[]; next: number } | null = null;
-  /** Patch ids recorded by the task being completed (replay tells `patched` about them up front). */
-  #recordedPatches: string[] = [];
+  /** The SDK markers of the task being completed, as jobs: replay gives them to the code before it runs. */
+  #recordedMarkers: ActivationJob[] = [];
   /** A deprecated patch marker was skipped: skip its search attribute upsert too. */
   #skipPatchUpsert = false;
   readonly #seqByScheduledEventId = new Map<number, number>();
@@ -71,7 +62,7 @@ export class HistoryApplier {
     for (const [index, event] of events.entries()) {
       if (this.#matching !== null && !isCommandEvent(event)) this.#endMatching(event);
       this.lastEventId = event.eventId;
-      if (event.attributes.type === 'WorkflowTaskCompleted') this.#recordedPatches = recordedPatches(events, index + 1);
+      if (event.attributes.type === 'WorkflowTaskCompleted') this.#recordedMarkers = this.#markersOfTask(events, index + 1);
       (this.#on[event.attributes.type] as (e: HistoryEvent) => void)(event);
     }
     this.#endMatching(null);
@@ -111,7 +102,7 @@ export class HistoryApplier {
         `event ${event.eventId} completes workflow task ${event.attributes.scheduledEventId}, but this run completed task ${produced.scheduledEventId}`,
       );
     }
-    if (produced === null) this.#jobs.unshift(...this.#recordedPatches.map((patchId) => ({ type: 'notifyHasPatch' as const, patchId })));
+    if (produced === null) this.#jobs.unshift(...this.#recordedMarkers);
     const commands = produced?.commands ?? this.#activate(true);
     this.#matching = { commands, next: 0 };
     this.#openTask = null;
@@ -181,6 +172,20 @@ export class HistoryApplier {
   #nonDeterminism(eventId: number, expected: string | null, found: string | null, hint?: string): NonDeterminismError {
     const { workflowType, workflowId, runId } = this.#run.identity;
     return new NonDeterminismError({ workflowType, workflowId, runId, eventId, expected, found }, hint);
+  }
+
+  // The patch and side-effect markers among the command events that start at `from`, as jobs.
+  #markersOfTask(events: readonly HistoryEvent[], from: number): ActivationJob[] {
+    const jobs: ActivationJob[] = [];
+    for (let i = from; i < events.length && isCommandEvent(events[i]!); i++) {
+      const a = events[i]!.attributes;
+      if (a.type !== 'MarkerRecorded') continue;
+      const patch = patchOf(events[i]!);
+      if (patch !== null) jobs.push({ type: 'notifyHasPatch', patchId: patch.patchId });
+      const sideEffect = sideEffectOf(a.markerName, a.details);
+      if (sideEffect !== null) jobs.push({ type: 'resolveSideEffect', seq: sideEffect.seq, value: this.#run.converter.fromPayload(sideEffect.value) });
+    }
+    return jobs;
   }
 
   #resolveActivity(scheduledEventId: number, resolution: ActivityResolution): void {

@@ -44,7 +44,7 @@ export interface PendingCondition {
   resolve(): void;
 }
 
-type SeqKind = 'activity' | 'timer' | 'condition';
+type SeqKind = 'activity' | 'timer' | 'condition' | 'sideEffect';
 
 /** The state of one run inside its sandbox. */
 export class Activator {
@@ -69,7 +69,9 @@ export class Activator {
   readonly knownPresentPatches = new Set<string>();
   /** Patches whose marker this run already issued (one marker per patch per run). */
   readonly sentPatches = new Set<string>();
-  readonly #seqs: Record<SeqKind, number> = { activity: 0, timer: 0, condition: 0 };
+  /** Values the replayed history recorded for `sideEffect` calls, by sequence number, until read. */
+  readonly recordedSideEffects = new Map<number, unknown>();
+  readonly #seqs: Record<SeqKind, number> = { activity: 0, timer: 0, condition: 0, sideEffect: 0 };
   #commands: SandboxCommand[] = [];
   #taskFailure: { error: unknown } | null = null;
   #closed = false;
@@ -232,6 +234,9 @@ export class Activator {
         return this.rootScope.cancel('Workflow cancelled');
       case 'notifyHasPatch':
         this.knownPresentPatches.add(job.patchId);
+        return;
+      case 'resolveSideEffect':
+        this.recordedSideEffects.set(job.seq, job.value);
         return;
     }
   }

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { engineHistoryFetcher } from '../../gateway/engine-history-fetcher.js';
 import { openRunsLackingPatch } from '../../gateway/patch-listing.js';
 import { PATCH_SEARCH_ATTRIBUTE, patchOf } from '../../sdk/replay/patch-markers.js';
+import { sideEffectOf } from '../../sdk/replay/side-effect-markers.js';
 import { Worker } from '../../sdk/worker/worker.js';
 import * as activities from '../workflows/patching/activities.js';
 import { resultOf, startTestEngine, type TestEngine } from '../support/test-engine.js';
@@ -16,6 +17,7 @@ import { uniqueName, waitFor } from '../support/test-env.js';
  * `deprecatePatch` once only patched runs are open.
  */
 
+const sideEffectWorkflows = (name: string): string => fileURLToPath(new URL(`../workflows/${name}.ts`, import.meta.url));
 const version = (name: string): string => fileURLToPath(new URL(`../workflows/patching/${name}.ts`, import.meta.url));
 
 /** Registers the versioning walkthrough for one backend. */
@@ -89,6 +91,37 @@ export function patchingConformance(backend: 'kafka' | 'embedded'): void {
       assert.deepEqual(deprecatedMarker && patchOf(deprecatedMarker), { patchId: 'add-audit', deprecated: true });
     } finally {
       await deprecated.stop(1_000);
+    }
+  });
+
+  test('a sideEffect value recorded in history is what a new worker replaying the run returns, even with changed code', async () => {
+    const queue = uniqueName('side-effect');
+    const deploy = async (name: string): Promise<Worker> => {
+      const worker = new Worker(t.engine.workerConnection(), { taskQueue: queue, workflowsPath: sideEffectWorkflows(name), history: engineHistoryFetcher(t.engine) });
+      await worker.start();
+      return worker;
+    };
+    const first = await deploy('side-effect');
+    const id = uniqueName('token');
+    const runId = await t.start('tokenAfterSignal', queue, id, []);
+    const marker = await waitFor('the side effect to be recorded', async () => {
+      for (const e of await t.history(id, runId)) {
+        const recorded = e.attributes.type === 'MarkerRecorded' ? sideEffectOf(e.attributes.markerName, e.attributes.details) : null;
+        if (recorded !== null) return recorded;
+      }
+      return undefined;
+    }, 60_000);
+    const token = t.engine.dataConverter.fromPayload<string>(marker.value);
+    assert.match(token, /^token-/);
+    await first.stop(1_000);
+
+    // A fresh worker with changed code has no cached run: it replays the history and must return the recorded token.
+    const second = await deploy('side-effect-changed');
+    try {
+      await t.signal(id, 'go', []);
+      assert.equal(resultOf<string>(t.engine, await t.result(id, 120_000)), token);
+    } finally {
+      await second.stop(1_000);
     }
   });
 }

@@ -1,4 +1,4 @@
 import { describe } from 'node:test';
 import { patchingConformance } from './patching-conformance.js';
 
-describe('versioning with patched() / deprecatePatch() on the embedded backend', () => patchingConformance('embedded'));
+describe('versioning (patched, deprecatePatch) and side effects on the embedded backend', () => patchingConformance('embedded'));

@@ -1,4 +1,4 @@
 import { describe } from 'node:test';
 import { patchingConformance } from './patching-conformance.js';
 
-describe('versioning with patched() / deprecatePatch() on the real Kafka broker', () => patchingConformance('kafka'));
+describe('versioning (patched, deprecatePatch) and side effects on the real Kafka broker', () => patchingConformance('kafka'));
