@@ -21,7 +21,10 @@ async function freePort(): Promise<number> {
 test("the README's run command starts the dev server, and its curl lines start an order, signal it and show its history", async () => {
   const port = await freePort();
   const data = await mkdtemp(join(tmpdir(), 'logbook-dev-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'dev', '--port', String(port), '--data', data], { stdio: ['ignore', 'pipe', 'pipe'] });
+  // The embedded engine, as `npm start` runs it: with the suite's broker variable the dev server
+  // would use the shared broker under its fixed default prefix, where order-1 of an earlier run lives on.
+  const env = { ...process.env, LOGBOOK_KAFKA_BROKERS: '' };
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'dev', '--port', String(port), '--data', data], { stdio: ['ignore', 'pipe', 'pipe'], env });
   let output = '';
   child.stdout.on('data', (c: Buffer) => (output += c.toString()));
   child.stderr.on('data', (c: Buffer) => (output += c.toString()));
