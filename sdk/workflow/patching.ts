@@ -24,9 +24,11 @@ export function patched(patchId: string): boolean {
 }
 
 /**
- * Marks patch `patchId` as deprecated once no run needs the old path any more: the code takes
- * the new path unconditionally, and histories with or without the marker both replay. Once no
- * open run lacks the marker (see the gateway's patch listing), the call can be removed.
+ * Marks patch `patchId` as deprecated once no open run lacks its marker (the gateway's
+ * `open-runs-lacking` listing is empty): the code takes the new path unconditionally, records a
+ * deprecated marker, and replays histories with or without the marker. The call can be removed
+ * once the runs that recorded the marker with `patched` have closed: replay skips deprecated
+ * markers, not the others.
  * @example
  * deprecatePatch('send-receipt');
  * await sendReceipt(order);
