@@ -16,6 +16,7 @@ import { ReplyListener } from '../processors/reply-listener.js';
 import type { BatchResult } from '../processors/shard-batch.js';
 import { eventStoreKey, Keyspace } from '../processors/store-layout.js';
 import { CommandClient } from '../sdk/client/command-client.js';
+import { gatewayRunLocator, queryTargetOf, queryTargetOfHistory, type QueryTarget } from '../sdk/client/query-target.js';
 import type { WorkerConnection } from '../sdk/worker/worker-connection.js';
 
 /** How to run an engine node. */
@@ -58,6 +59,8 @@ export class ShardUnavailableError extends LogbookError {
  * workers connect through `workerConnection()`.
  */
 export class Engine {
+  readonly client: CommandClient;
+
   private constructor(
     readonly log: Log,
     readonly catalog: TopicCatalog,
@@ -65,8 +68,9 @@ export class Engine {
     readonly dataConverter: DataConverter,
     readonly node: HistoryNode,
     readonly replies: ReplyListener,
-    readonly client: CommandClient,
-  ) {}
+  ) {
+    this.client = new CommandClient(log, catalog, serde, replies, dataConverter, { locateRun: (ns, id, runId) => this.locateRun(ns, id, runId) });
+  }
 
   /** Opens the log, creates or verifies the topics, joins the history group and the replies topic. */
   static async start(options: EngineOptions): Promise<Engine> {
@@ -93,7 +97,7 @@ export class Engine {
       const replies = new ReplyListener(log, catalog, serde);
       await replies.start();
       await node.start();
-      return new Engine(log, catalog, serde, dataConverter, node, replies, new CommandClient(log, catalog, serde, replies, dataConverter));
+      return new Engine(log, catalog, serde, dataConverter, node, replies);
     } catch (error) {
       await log.close();
       throw error;
@@ -146,6 +150,24 @@ export class Engine {
       id--;
     }
     return events;
+  }
+
+  /**
+   * Where a query goes and what its answer must reflect, read from the run's state on this node,
+   * or through the owner's gateway when another node owns the shard.
+   * @throws LogbookError `WorkflowNotFound` / `RunNotFound`; `ShardUnavailableError` while the shard has no owner
+   */
+  async locateRun(namespace: string, workflowId: string, runId?: string): Promise<QueryTarget> {
+    let state: MutableStateSnapshot | null;
+    try {
+      state = await this.describe(namespace, workflowId);
+    } catch (error) {
+      if (!(error instanceof ShardUnavailableError) || !error.ownerEndpoint) throw error;
+      return gatewayRunLocator(error.ownerEndpoint)(namespace, workflowId, runId);
+    }
+    if (!state) throw new LogbookError('WorkflowNotFound', `workflow ${workflowId} does not exist in namespace ${namespace}`);
+    if (runId === undefined || runId === state.executionInfo.runId) return queryTargetOf(state);
+    return queryTargetOfHistory(workflowId, runId, await this.history(namespace, workflowId, runId));
   }
 
   /**

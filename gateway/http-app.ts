@@ -118,6 +118,19 @@ export function createHttpApp(options: HttpAppOptions): Express {
     res.status(202).json({ workflowId, terminated: true });
   });
 
+  // A query never goes through the history shard: the engine reads the run's state, sends the query
+  // to the workers of its task queue and waits for their answer (see sdk/client/query-sender.ts).
+  app.post(`${API}/:workflowId/query/:queryName`, async (req, res) => {
+    const { namespace, workflowId } = ids(req);
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    const args = optionalArray(body.args, 'args');
+    const timeoutMs = body.timeout === undefined ? undefined : badInput(() => durationToMs(body.timeout as string | number, 'timeout'));
+    const runId = typeof body.runId === 'string' ? body.runId : undefined;
+    const queryName = requireString(req.params.queryName, 'queryName');
+    const result = await engine.client.query(workflowId, queryName, args, { namespace, ...(runId ? { runId } : {}), ...(timeoutMs ? { timeoutMs } : {}) });
+    res.json(toJsonView({ workflowId, queryName, result: result ?? null }, engine.dataConverter));
+  });
+
   // Forwardable: an older run of a continue-as-new chain is answered from the owner's store.
   app.get(`${API}/:workflowId/result`, forwardable(options, async (req, res) => {
     const { namespace, workflowId } = ids(req);

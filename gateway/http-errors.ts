@@ -26,6 +26,10 @@ const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   SHARD_UNAVAILABLE: 503,
   HISTORY_NOT_INDEXED: 503,
   REPLY_TIMEOUT: 504,
+  // Queries (sdk/workflow/queries.ts, sdk/client/query-sender.ts).
+  UnknownQuery: 400,
+  QueryFailed: 400,
+  QUERY_TIMEOUT: 504,
   RECORD_TOO_LARGE: 413,
   PAYLOAD_UNSERIALIZABLE_VALUE: 400,
 };

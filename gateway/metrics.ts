@@ -54,7 +54,8 @@ export class EngineMetrics {
 
   recordActivity(event: { activityType: string; attempt: number; durationMs: number; scheduleToStartMs: number; outcome: string }): void {
     this.activity.observe({ activity_type: event.activityType, outcome: event.outcome }, event.durationMs / 1000);
-    this.scheduleToStart.observe(Math.max(0, event.scheduleToStartMs) / 1000);
+    // A superseded task never started: it has no schedule-to-start time.
+    if (event.outcome !== 'superseded') this.scheduleToStart.observe(Math.max(0, event.scheduleToStartMs) / 1000);
     if (event.attempt > 1) this.retries.inc({ activity_type: event.activityType });
   }
 }

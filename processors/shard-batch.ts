@@ -158,10 +158,13 @@ export async function runBatch(ctx: BatchContext): Promise<BatchResult> {
 }
 
 
-/** Commands whose caller waits only for "applied": the engine acknowledges them when they commit. */
-const ACKNOWLEDGED = new Set(['SignalWorkflowExecution', 'RequestCancelWorkflowExecution', 'TerminateWorkflowExecution']);
+/**
+ * Commands whose caller waits only for "applied": the engine acknowledges them when they commit
+ * (an activity claim is awaited only for a task that may be a redelivery, see ClaimConfirmer).
+ */
+const ACKNOWLEDGED = new Set(['SignalWorkflowExecution', 'RequestCancelWorkflowExecution', 'TerminateWorkflowExecution', 'ActivityTaskStarted']);
 
-/** Adds the `Accepted` reply of an applied signal, cancel request or termination that asked for one. */
+/** Adds the `Accepted` reply of an applied signal, cancel request, termination or claim that asked for one. */
 function acknowledged(command: Command, transition: Transition): Transition {
   const replyTo = command.replyTo;
   if (!replyTo || transition.rejection || !ACKNOWLEDGED.has(command.body.type)) return transition;

@@ -45,8 +45,12 @@ export interface TopicCatalog {
   readonly deadLetter: string;
   /** Specs of the fixed topics, created at start-up. */
   readonly fixedTopics: readonly TopicSpec[];
-  /** Task topic names of one namespace and task queue; created when first used. */
-  taskTopics(namespace: string, taskQueue: string): { workflow: string; activity: string; control: string };
+  /**
+   * Task topic names of one namespace and task queue; created when first used. `query` carries
+   * queries (`QueryTask`), co-partitioned with `workflow` (same key, same partition count) and
+   * read by the queue's workflow workers apart from their workflow tasks.
+   */
+  taskTopics(namespace: string, taskQueue: string): { workflow: string; activity: string; control: string; query: string };
   /** Specs of the task topics of one namespace and task queue. */
   taskTopicSpecs(namespace: string, taskQueue: string): TopicSpec[];
   /** The shard (partition of the co-partitioned topics) a workflow belongs to. */
@@ -117,6 +121,7 @@ export function topicCatalog(options: CatalogOptions): TopicCatalog {
       workflow: `${prefix}.tasks.workflow.${namespace}.${taskQueue}`,
       activity: `${prefix}.tasks.activity.${namespace}.${taskQueue}`,
       control: `${prefix}.tasks.control.${namespace}.${taskQueue}`,
+      query: `${prefix}.tasks.query.${namespace}.${taskQueue}`,
     };
   };
   const taskPartitions = options.taskPartitions ?? 4;
@@ -140,6 +145,8 @@ export function topicCatalog(options: CatalogOptions): TopicCatalog {
         spec(t.workflow, taskPartitions, deleteAfter(7 * DAY_MS)),
         spec(t.activity, taskPartitions, deleteAfter(7 * DAY_MS)),
         spec(t.control, 1, deleteAfter(DAY_MS)),
+        // A query is worthless once its asker gave up (seconds): an hour keeps the topic small.
+        spec(t.query, taskPartitions, deleteAfter(HOUR_MS)),
       ];
     },
     shardOf: (namespace, workflowId) => partitionForKey(workflowKey(namespace, workflowId), shards),

@@ -9,6 +9,8 @@ import type { Reply } from '../../topics/schemas/reply/index.js';
 import type { Serde } from '../../topics/serde/index.js';
 import { commandCodec } from '../../topics/serde/index.js';
 import type { ReplyListener } from '../../processors/reply-listener.js';
+import { QuerySender, type QueryOptions } from './query-sender.js';
+import type { RunLocator } from './query-target.js';
 import type { StartOptions } from './start-options.js';
 import { startRequest } from './start-options.js';
 
@@ -17,14 +19,25 @@ export interface CommandSender {
   send(command: Command, options?: { awaitReply?: boolean; timeoutMs?: number }): Promise<Reply | undefined>;
 }
 
+/** Options of a {@link CommandClient}. */
+export interface CommandClientOptions {
+  /** Written in commands as the caller's identity; default `client-<pid>`. */
+  readonly identity?: string;
+  /** Reads run states for queries (the engine's, or a gateway's); without it `query` is refused. */
+  readonly locateRun?: RunLocator;
+}
+
 /**
  * Talks to the engine through Kafka (or the embedded log): commands go to the command topic with
  * an idempotent, non-transactional producer (a read_committed processor never waits behind it),
- * keyed `ns/workflowId`; replies come back on the replies topic to this client's listener. The
- * gateway uses it, and so can any service that runs next to Kafka.
+ * keyed `ns/workflowId`; replies come back on the replies topic to this client's listener. Queries
+ * skip the command topic and go to the workers of the run's task queue (see {@link QuerySender}).
+ * The gateway uses it, and so can any service that runs next to Kafka.
  */
 export class CommandClient implements CommandSender {
   private producer: Producer | undefined;
+  private readonly identity: string;
+  private readonly queries: QuerySender;
 
   constructor(
     private readonly log: Log,
@@ -32,8 +45,11 @@ export class CommandClient implements CommandSender {
     private readonly serde: Serde,
     private readonly replies: ReplyListener,
     readonly dataConverter: DataConverter = defaultDataConverter,
-    private readonly identity = `client-${process.pid}`,
-  ) {}
+    options: CommandClientOptions = {},
+  ) {
+    this.identity = options.identity ?? `client-${process.pid}`;
+    this.queries = new QuerySender(log, catalog, serde, replies, dataConverter, options.locateRun);
+  }
 
   /** Writes one command; with `awaitReply`, resolves with the engine's answer. */
   async send(command: Command, options: { awaitReply?: boolean; timeoutMs?: number } = {}): Promise<Reply | undefined> {
@@ -62,6 +78,18 @@ export class CommandClient implements CommandSender {
       replyTo: options.awaitReply === false ? null : { gatewayId: this.replies.gatewayId, requestId: randomUUID() },
       body,
     };
+  }
+
+  /**
+   * Queries a workflow (its current run unless `runId` is given) and resolves with the handler's
+   * decoded result. Nothing is written to the run's history.
+   * @throws LogbookError `WorkflowNotFound` / `RunNotFound`; `QueryFailedError` (`UnknownQuery`,
+   *   `QueryFailed`); `QueryTimeoutError` when no worker answers within `timeoutMs` (default 10 s)
+   * @example
+   * const status = await client.query<{ stage: string }>('order-1', 'status');
+   */
+  query<R = unknown>(workflowId: string, queryType: string, args: readonly unknown[] = [], options: QueryOptions = {}): Promise<R> {
+    return this.queries.query<R>(workflowId, queryType, args, options);
   }
 
   /** Starts a workflow and waits until the engine accepted it; resolves with its run id. */

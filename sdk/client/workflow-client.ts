@@ -54,25 +54,43 @@ export interface WorkflowHandle {
    * false` a continued run answers status `ContinuedAsNew` and the `newExecutionRunId`.
    */
   result<T = unknown>(timeout?: string, options?: { followRuns?: boolean }): Promise<WorkflowOutcome<T>>;
+  /**
+   * Asks a query handler of the run and resolves with its result; nothing is written to history.
+   * A closed run is replayed to answer. Fails with a {@link WorkflowClientError}: 400
+   * `UnknownQuery` (the message lists the known queries) or `QueryFailed`, 404 `WorkflowNotFound`,
+   * 504 `QUERY_TIMEOUT` when no worker answers within the client's `queryTimeout`.
+   */
+  query<R = unknown, Args extends unknown[] = unknown[]>(query: string | QueryReference<R, Args>, ...args: Args): Promise<R>;
+}
+
+/** A query as `defineQuery` names it in workflow code (only its name is used; the types carry through). */
+export interface QueryReference<R = unknown, Args extends unknown[] = unknown[]> {
+  readonly name: string;
+  readonly __ret?: R;
+  readonly __args?: Args;
 }
 
 /**
  * The client Temporal users know, over the gateway's HTTP API: start, signalWithStart, and handles
- * to signal, cancel, terminate, describe, fetch history and await the result.
+ * to signal, query, cancel, terminate, describe, fetch history and await the result.
  *
  * @example
  * const client = new WorkflowClient({ address: 'http://127.0.0.1:8233' });
  * const handle = await client.start('order', { workflowId: 'order-1', taskQueue: 'orders', args: [order] });
  * await handle.signal('sellerPacked', { parcelId: 'p-1' });
+ * const parcel = await handle.query(parcelQuery);   // or handle.query('parcel')
  * const { status, result } = await handle.result('60s');
  */
 export class WorkflowClient {
   private readonly base: string;
   private readonly namespaceBase: string;
+  private readonly queryTimeout: string | number | undefined;
 
-  constructor(options: { address?: string; namespace?: string } = {}) {
+  /** `queryTimeout` (ms or `'5s'`): how long a query waits for a worker; default the gateway's, 10 s. */
+  constructor(options: { address?: string; namespace?: string; queryTimeout?: string | number } = {}) {
     this.namespaceBase = `${options.address ?? 'http://127.0.0.1:8233'}/api/v1/namespaces/${encodeURIComponent(options.namespace ?? 'default')}`;
     this.base = `${this.namespaceBase}/workflows`;
+    this.queryTimeout = options.queryTimeout;
   }
 
   /**
@@ -113,6 +131,11 @@ export class WorkflowClient {
       fetchHistory: async () => (await this.call<{ events: [] }>('GET', `${path}/history${runQuery}`)).events,
       result: (timeout = '60s', options = {}) =>
         this.call('GET', `${path}/result?timeout=${encodeURIComponent(timeout)}&followRuns=${options.followRuns ?? true}${runId ? `&runId=${encodeURIComponent(runId)}` : ''}`),
+      query: async <R>(query: string | QueryReference, ...args: unknown[]) => {
+        const name = typeof query === 'string' ? query : query.name;
+        const timeout = this.queryTimeout === undefined ? {} : { timeout: this.queryTimeout };
+        return (await this.call<{ result: R }>('POST', `${path}/query/${encodeURIComponent(name)}`, { ...run, ...timeout, args })).result;
+      },
     };
   }
 

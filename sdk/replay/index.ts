@@ -20,6 +20,7 @@ export { historyFromExport } from './history-export.js';
 export { replayHistories, type HistoryReplayResult } from './replayer.js';
 export {
   WorkflowRun,
+  type QueryResult,
   type WorkflowLogger,
   type WorkflowRunIdentity,
   type WorkflowRunOptions,

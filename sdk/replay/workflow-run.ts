@@ -6,7 +6,7 @@
  * the commands it produced last time the same way, so a cache hit and a full replay agree.
  * @module
  */
-import { defaultDataConverter, type DataConverter } from '../../topics/payload/index.js';
+import { defaultDataConverter, type DataConverter, type Payload } from '../../topics/payload/index.js';
 import type { WorkflowCommand } from '../../topics/schemas/command/v1-workflow-commands.js';
 import type { WorkflowTaskFailedCause } from '../../topics/schemas/common/v1-enums.js';
 import type { Failure } from '../../topics/schemas/common/v1-records.js';
@@ -14,7 +14,8 @@ import type { HistoryEvent } from '../../topics/schemas/history-event/index.js';
 import type { ActivationInput, HostBridge, LogLevel } from '../workflow/bridge.js';
 import type { WorkflowBundle } from '../workflow/bundle.js';
 import { DeadlockError, sharedAsyncLocalStorage, WorkflowSandbox } from '../workflow/sandbox.js';
-import { FAILURE_SOURCE, failureFromInfo, toHostValue, toWorkflowCommand } from './conversions.js';
+import { QueryFailureCode } from '../workflow/queries.js';
+import { decodePayloads, FAILURE_SOURCE, failureFromInfo, toHostValue, toWorkflowCommand } from './conversions.js';
 import { EvictionRequiredError, HistoryShapeError, NonDeterminismError, WorkflowTaskFailedError, type WorkflowTaskFailureCause } from './errors.js';
 import { HistoryApplier, type RunState } from './history-applier.js';
 
@@ -50,6 +51,9 @@ export type WorkflowTaskResult =
       taskFailedCause: WorkflowTaskFailedCause;
       failure: Failure;
     };
+
+/** How a query ended: the handler's result, or a failure (`UnknownQuery`, `QueryFailed`). */
+export type QueryResult = { type: 'answered'; result: Payload } | { type: 'failed'; failure: Failure };
 
 const defaultLogger: WorkflowLogger = (level, args, run) => console[level](`[workflow ${run.workflowType} ${run.workflowId}]`, ...args);
 
@@ -129,6 +133,30 @@ export class WorkflowRun {
     } catch (err) {
       this.#unusable = 'replay failed';
       throw err;
+    }
+  }
+
+  /**
+   * Answers a query from the run's current state — what the workflow code saw after the events
+   * applied so far. Call it between activations (activations are synchronous, so a worker never
+   * interleaves one). Nothing changes: the handler runs in query mode (see `sdk/workflow/queries.ts`).
+   * A handler that exceeds the deadlock timeout fails the query and makes the run unusable (its
+   * context was interrupted), so the worker's next task on it evicts and replays.
+   * @throws EvictionRequiredError when the run cannot be used (a failed task, disposed): replay instead
+   */
+  query(queryType: string, args: readonly Payload[]): QueryResult {
+    this.#assertUsable([]);
+    if (this.#sandbox === null) {
+      return { type: 'failed', failure: hostFailure(QueryFailureCode.QueryFailed, `workflow run ${this.identity.runId} has not started yet`, '') };
+    }
+    try {
+      const output = this.#sandbox.query({ queryType, args: decodePayloads(this.converter, args) });
+      if (output.failure !== null) return { type: 'failed', failure: failureFromInfo(output.failure) };
+      return { type: 'answered', result: output.result as Payload };
+    } catch (err) {
+      if (err instanceof DeadlockError) this.#unusable = 'a query handler deadlocked';
+      const message = `query '${queryType}' failed: ${String((err as Error)?.message ?? err)}`;
+      return { type: 'failed', failure: hostFailure(QueryFailureCode.QueryFailed, message, stackOf(err)) };
     }
   }
 

@@ -5,7 +5,8 @@ import { activityControlCodec, activityTaskCodec } from '../../topics/serde/inde
 import type { ActivityTask } from '../../topics/schemas/activity-task/index.js';
 import { ensureTaskTopics } from '../../topics/topic-setup.js';
 import { runInActivityContext, type ActivityContext } from './activity-context.js';
-import { TaskConsumer } from './task-consumer.js';
+import { ClaimConfirmer } from './claim-confirmer.js';
+import { TaskConsumer, type TaskDelivery } from './task-consumer.js';
 import { CommandWriter, toFailure, type WorkerConnection } from './worker-connection.js';
 
 /** An activity implementation: any async function of JSON-serialisable arguments. */
@@ -33,17 +34,20 @@ export interface ActivityEvent {
   readonly durationMs: number;
   /** From the attempt being scheduled to this worker starting it. */
   readonly scheduleToStartMs: number;
-  readonly outcome: 'completed' | 'failed' | 'canceled';
+  /** `superseded`: a redelivered task whose attempt had already ended; it was not run. */
+  readonly outcome: 'completed' | 'failed' | 'canceled' | 'superseded';
 }
 
 /**
  * Runs activity tasks of one task queue. Each attempt is claimed without waiting (the engine arms
- * start-to-close and heartbeat timeouts from the claim), runs with its context (idempotency key,
+ * start-to-close and heartbeat timeouts from the claim) — except a task that may be a redelivery
+ * after a crash or rebalance, whose claim must be accepted first (see ClaimConfirmer) — runs with its context (idempotency key,
  * heartbeat details of the previous attempt, an AbortSignal), and reports its result. Cancellations
  * arrive on the queue's control topic, which every worker reads.
  */
 export class ActivityWorker {
   private readonly commands: CommandWriter;
+  private readonly claims: ClaimConfirmer;
   private tasks: TaskConsumer | undefined;
   private control: TaskConsumer | undefined;
   private readonly running = new Map<string, AbortController>();
@@ -53,6 +57,7 @@ export class ActivityWorker {
     private readonly options: ActivityWorkerOptions,
   ) {
     this.commands = new CommandWriter(connection);
+    this.claims = new ClaimConfirmer(connection, this.commands);
   }
 
   async start(): Promise<void> {
@@ -67,7 +72,7 @@ export class ActivityWorker {
       identity,
       maxConcurrent: this.options.maxConcurrentActivities ?? 100,
       ordered: false,
-      handle: (record) => this.run(record),
+      handle: (record, _signal, delivery) => this.run(record, delivery),
       ...(this.options.onLag ? { onLag: this.options.onLag } : {}),
     });
     // Every worker must see every cancellation: a group of its own.
@@ -90,14 +95,24 @@ export class ActivityWorker {
     setTimeout(() => this.running.forEach((c) => c.abort(new Error('worker shutting down'))), graceMs).unref();
     await stopping;
     await this.control?.stop(0);
+    await this.claims.stop();
   }
 
-  private async run(record: LogRecord): Promise<void> {
+  private async run(record: LogRecord, delivery: TaskDelivery): Promise<void> {
     if (!record.value) return;
     const task = await this.connection.serde.decode(activityTaskCodec, record.value);
     const run = { namespace: task.namespace, workflowId: task.workflowId, runId: task.runId };
     const ref = { scheduledEventId: task.scheduledEventId, attempt: task.attempt, identity: this.options.identity };
-    void this.commands.write(run, { type: 'ActivityTaskStarted', ...ref }).catch(() => undefined);
+    if (delivery.mayBeRedelivered) {
+      // Its result may be recorded already: run it only if the engine still has the attempt pending.
+      // With no answer in time, run it anyway (at least once beats never).
+      if ((await this.claims.confirm(run, { type: 'ActivityTaskStarted', ...ref })) === 'refused') {
+        this.options.onActivity?.({ activityType: task.activityType, attempt: task.attempt, durationMs: 0, scheduleToStartMs: 0, outcome: 'superseded' });
+        return;
+      }
+    } else {
+      void this.commands.write(run, { type: 'ActivityTaskStarted', ...ref }).catch(() => undefined);
+    }
     const key = `${task.workflowId}:${task.runId}:${task.scheduledEventId}`;
     const abort = new AbortController();
     this.running.set(key, abort);

@@ -13,13 +13,23 @@ export interface TaskConsumerOptions {
   readonly maxConcurrent: number;
   /** Run a partition's tasks one after another (workflow tasks: one workflow's tasks in order). */
   readonly ordered: boolean;
-  readonly handle: (record: LogRecord, signal: AbortSignal) => Promise<void>;
+  readonly handle: (record: LogRecord, signal: AbortSignal, delivery: TaskDelivery) => Promise<void>;
   readonly onError?: (error: unknown, record: LogRecord) => void;
   /** Records behind on each owned partition, sampled every LAG_SAMPLE_MS. */
   readonly onLag?: (topic: string, partition: number, lag: number) => void;
 }
 
 const LAG_SAMPLE_MS = 5_000;
+
+/** What the consumer knows of a task's delivery. */
+export interface TaskDelivery {
+  /**
+   * The task was already in the partition when this worker was given it, so a previous owner may
+   * have run it and reported its result without committing its position (positions are committed
+   * every COMMIT_INTERVAL_MS). Tasks written after the assignment are first deliveries.
+   */
+  readonly mayBeRedelivered: boolean;
+}
 
 /**
  * Consumes one task topic as a member of the queue's worker group. Each assigned partition resumes
@@ -37,6 +47,8 @@ export class TaskConsumer {
   private stopping = false;
   private readonly commitTimers = new Map<number, NodeJS.Timeout>();
   private readonly startPositions = new Map<number, number>();
+  /** Per partition: the end offset when it was assigned; tasks before it may be redeliveries. */
+  private readonly endsAtAssignment = new Map<number, number>();
   private lagTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: TaskConsumerOptions) {}
@@ -79,7 +91,9 @@ export class TaskConsumer {
   private async startPartition(partition: number): Promise<void> {
     const consumer = this.consumer!;
     const positions = await consumer.committedPositions(partition);
+    const end = await this.options.log.endOffset(this.options.topic, partition);
     if (!consumer.assignment().includes(partition) || this.stopping) return;
+    this.endsAtAssignment.set(partition, end);
     consumer.seek(partition, positions);
     this.startPositions.set(partition, positions[this.options.topic] ?? 0);
     const tracker = new OffsetTracker();
@@ -129,7 +143,7 @@ export class TaskConsumer {
   private async run(record: LogRecord, tracker: OffsetTracker, partition: number, signal: AbortSignal): Promise<void> {
     const work = (async () => {
       try {
-        await this.options.handle(record, signal);
+        await this.options.handle(record, signal, { mayBeRedelivered: record.offset < (this.endsAtAssignment.get(partition) ?? 0) });
       } catch (error) {
         this.options.onError?.(error, record);
       } finally {

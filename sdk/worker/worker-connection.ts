@@ -4,6 +4,7 @@ import { workflowKey } from '../../topics/catalog.js';
 import type { Log, Producer } from '../../topics/log/log.js';
 import type { DataConverter } from '../../topics/payload/index.js';
 import type { CommandBody } from '../../topics/schemas/command/index.js';
+import type { ReplyTo } from '../../topics/schemas/common/v1-records.js';
 import type { Failure } from '../../topics/schemas/common/v1-records.js';
 import type { Serde } from '../../topics/serde/index.js';
 import { commandCodec } from '../../topics/serde/index.js';
@@ -33,10 +34,11 @@ export class CommandWriter {
 
   constructor(private readonly connection: WorkerConnection) {}
 
-  async write(run: RunRef, body: CommandBody): Promise<void> {
+  /** Writes one command; `replyTo` asks the engine to answer on the replies topic. */
+  async write(run: RunRef, body: CommandBody, replyTo: ReplyTo | null = null): Promise<void> {
     const { log, catalog, serde } = this.connection;
     this.producer ??= log.producer();
-    const command = { requestId: randomUUID(), namespace: run.namespace, workflowId: run.workflowId, runId: run.runId, replyTo: null, body };
+    const command = { requestId: randomUUID(), namespace: run.namespace, workflowId: run.workflowId, runId: run.runId, replyTo, body };
     await (await this.producer).send([
       { topic: catalog.commands, key: workflowKey(run.namespace, run.workflowId), value: await serde.encode(commandCodec, command, catalog.commands) },
     ]);

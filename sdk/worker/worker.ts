@@ -20,10 +20,13 @@ export interface WorkerOptions {
   readonly onActivity?: (event: ActivityEvent) => void;
   /** Records behind on this worker's task-topic partitions, sampled every few seconds. */
   readonly onLag?: (topic: string, partition: number, lag: number) => void;
+  /** Each query this worker answered: from its cache or by a replay, how long it took. */
+  readonly onQuery?: (event: { source: 'cache' | 'replay'; ms: number; result: string }) => void;
 }
 
 /**
- * A worker, as Temporal users know it: polls one task queue for workflow and activity tasks.
+ * A worker, as Temporal users know it: polls one task queue for workflow and activity tasks, and
+ * answers the queue's queries (workflow workers only; see `query-worker.ts`).
  *
  * @example
  * const worker = new Worker(engine.workerConnection(), {
@@ -53,6 +56,7 @@ export class Worker {
         ...(options.maxConcurrentWorkflowTasks ? { maxConcurrentWorkflowTasks: options.maxConcurrentWorkflowTasks } : {}),
         ...(options.onWorkflowTask ? { onTask: options.onWorkflowTask } : {}),
         ...(options.onLag ? { onLag: options.onLag } : {}),
+        ...(options.onQuery ? { onQuery: options.onQuery } : {}),
       });
     }
     if (options.activities) {

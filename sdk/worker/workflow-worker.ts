@@ -7,6 +7,7 @@ import { bundleWorkflowCode, type WorkflowBundle } from '../workflow/bundle.js';
 import { WorkflowRun, type WorkflowTaskResult } from '../replay/workflow-run.js';
 import { EvictionRequiredError, type WorkflowTaskFailureCause } from '../replay/errors.js';
 import type { WorkflowTaskFailedCause } from '../../topics/schemas/common/v1-enums.js';
+import { QueryWorker, type QueryWorkerOptions } from './query-worker.js';
 import { TaskConsumer } from './task-consumer.js';
 import { CommandWriter, type RunRef, type WorkerConnection } from './worker-connection.js';
 import { WorkflowCache } from './workflow-cache.js';
@@ -43,17 +44,20 @@ export interface WorkflowWorkerOptions {
   /** Observability hooks (metrics). */
   readonly onTask?: (event: { cacheHit: boolean; replayMs: number; result: WorkflowTaskResult['type'] }) => void;
   readonly onLag?: (topic: string, partition: number, lag: number) => void;
+  readonly onQuery?: QueryWorkerOptions['onQuery'];
 }
 
 /**
  * Runs workflow tasks of one task queue. Tasks are keyed by workflow, so the same worker keeps a
  * run cached and needs only the new events; on a miss (or a gap) it fetches the full history from
- * the shard owner and replays it. One partition's tasks run in order.
+ * the shard owner and replays it. One partition's tasks run in order. Queries of the queue are
+ * answered beside the tasks, never behind them (see {@link QueryWorker}).
  */
 export class WorkflowWorker {
   private readonly commands: CommandWriter;
   private readonly cache: WorkflowCache;
   private tasks: TaskConsumer | undefined;
+  private queries: QueryWorker | undefined;
   private bundle: WorkflowBundle | undefined;
 
   constructor(
@@ -80,10 +84,21 @@ export class WorkflowWorker {
       ...(this.options.onLag ? { onLag: this.options.onLag } : {}),
     });
     await this.tasks.start();
+    this.queries = new QueryWorker(this.connection, {
+      namespace,
+      taskQueue,
+      identity,
+      bundle: this.bundle,
+      cache: this.cache,
+      history: this.options.history,
+      ...(this.options.deadlockTimeoutMs ? { deadlockTimeoutMs: this.options.deadlockTimeoutMs } : {}),
+      ...(this.options.onQuery ? { onQuery: this.options.onQuery } : {}),
+    });
+    await this.queries.start();
   }
 
   async stop(graceMs = 10_000): Promise<void> {
-    await this.tasks?.stop(graceMs);
+    await Promise.all([this.tasks?.stop(graceMs), this.queries?.stop(graceMs)]);
     this.cache.clear();
   }
 

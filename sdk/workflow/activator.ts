@@ -17,7 +17,7 @@ import type {
 } from './bridge.js';
 import { ContinueAsNew } from './continue-as-new.js';
 import { createRootScope, type CancellationScope } from './cancellation-scope.js';
-import { ActivityFailure, DeterminismViolationError, isCancellation, WorkflowFailure } from './errors.js';
+import { ActivityFailure, DeterminismViolationError, IllegalStateError, isCancellation, WorkflowFailure } from './errors.js';
 import { errorFromFailureInfo, failureInfoFromError } from './failure-info.js';
 import { createPrng, type Random } from './prng.js';
 import { copyIntoRealm } from './realm-copy.js';
@@ -26,6 +26,8 @@ import { copyIntoRealm } from './realm-copy.js';
 export type WorkflowFunction = (...args: unknown[]) => unknown;
 /** A signal handler as passed to `setHandler`. */
 export type SignalHandler = (...args: unknown[]) => unknown;
+/** A query handler as passed to `setHandler` (synchronous; see `queries.ts`). */
+export type QueryHandler = (...args: unknown[]) => unknown;
 
 /** How a pending operation is settled. */
 export interface Completion {
@@ -46,6 +48,14 @@ export interface PendingCondition {
 
 type SeqKind = 'activity' | 'timer' | 'condition' | 'sideEffect';
 
+/** What a query handler tried to do, per sequence kind (for the refusal's message). */
+const SEQ_ACTION: Readonly<Record<SeqKind, string>> = {
+  activity: 'schedule an activity',
+  timer: 'start a timer',
+  condition: 'wait on a condition',
+  sideEffect: 'record a side effect',
+};
+
 /** The state of one run inside its sandbox. */
 export class Activator {
   /** The workflow's current time: the activation's time (the workflow task's scheduled time). */
@@ -65,6 +75,7 @@ export class Activator {
   readonly conditions = new Map<number, PendingCondition>();
   readonly signalHandlers = new Map<string, SignalHandler>();
   readonly bufferedSignals: { signalName: string; args: unknown[] }[] = [];
+  readonly queryHandlers = new Map<string, QueryHandler>();
   /** Patches the replayed history recorded so far (`notifyHasPatch`): `patched(id)` is true for them. */
   readonly knownPresentPatches = new Set<string>();
   /** Patches whose marker this run already issued (one marker per patch per run). */
@@ -76,23 +87,32 @@ export class Activator {
   #taskFailure: { error: unknown } | null = null;
   #closed = false;
   #input: ActivationInput | null = null;
+  /** Set while a query runs: everything that would change what the run does next is refused. */
+  #query: { queryType: string; refusal: unknown } | null = null;
 
   constructor(host: HostBridge) {
     this.host = host;
     this.info = host.info;
     this.now = host.info.startTimeMs;
-    this.random = createPrng(host.prngSeed);
+    const prng = createPrng(host.prngSeed);
+    // A draw during a query would shift every later draw of the run: refused, like commands.
+    this.random = () => {
+      this.#refuseInQuery('draw a random number (Math.random, uuid4)');
+      return prng();
+    };
     this.als = host.asyncLocalStorage;
     this.rootScope = createRootScope();
   }
 
   /** The next sequence number of a kind (1, 2, …): activity ids and timer ids are these. */
   nextSeq(kind: SeqKind): number {
+    this.#refuseInQuery(SEQ_ACTION[kind]);
     return ++this.#seqs[kind];
   }
 
   /** Records a command, unless the run already produced its closing command. */
   pushCommand(command: SandboxCommand): void {
+    this.#refuseInQuery(`issue a ${command.type} command`);
     if (!this.#closed) this.#commands.push(command);
   }
 
@@ -102,6 +122,7 @@ export class Activator {
    * @returns whether it was found
    */
   dropUnsentCommand(type: 'StartTimer' | 'ScheduleActivityTask', seq: number): boolean {
+    this.#refuseInQuery(`cancel a ${type === 'StartTimer' ? 'timer' : 'activity'}`);
     const index = this.#commands.findIndex((c) => c.type === type && c.seq === seq);
     if (index >= 0) this.#commands.splice(index, 1);
     return index >= 0;
@@ -114,6 +135,11 @@ export class Activator {
 
   /** Fails the workflow task (the first reason wins); the run's commands are then discarded. */
   failTask(error: unknown): void {
+    // During a query the error fails the query, never the next workflow task.
+    if (this.#query !== null) {
+      this.#query.refusal ??= error;
+      return;
+    }
     this.#taskFailure ??= { error };
   }
 
@@ -195,6 +221,37 @@ export class Activator {
     this.conditions.clear();
     this.signalHandlers.clear();
     this.#closed = true;
+  }
+
+  /**
+   * Enters query mode: until {@link endQuery}, APIs that would change what the run does next
+   * (commands, sequence numbers, random draws, closing, failing the task) throw and are remembered.
+   */
+  beginQuery(queryType: string): void {
+    this.#query = { queryType, refusal: null };
+  }
+
+  /** Leaves query mode; returns the first refused operation (or error) seen during the query, if any. */
+  endQuery(): unknown {
+    const refusal = this.#query?.refusal ?? null;
+    this.#query = null;
+    return refusal;
+  }
+
+  /** True when something was refused during the running query. */
+  get queryRefused(): boolean {
+    return this.#query !== null && this.#query.refusal !== null;
+  }
+
+  #refuseInQuery(action: string): void {
+    const query = this.#query;
+    if (query === null) return;
+    const error = new IllegalStateError(
+      `query handler '${query.queryType}' tried to ${action}: query handlers must only read the workflow's state ` +
+        '(no activities, timers, conditions, commands or random numbers)',
+    );
+    query.refusal ??= error;
+    throw error;
   }
 
   /** Runs a signal handler in the root scope; its failure is handled like the workflow's. */
@@ -282,6 +339,11 @@ export class Activator {
   };
 
   #close(command: SandboxCommand): void {
+    // Workflow code resumed by a query handler must not close the run from inside the query.
+    if (this.#query !== null) {
+      this.#query.refusal ??= new IllegalStateError(`the workflow tried to close during query '${this.#query.queryType}'`);
+      return;
+    }
     if (this.#closed) return;
     this.#commands.push(command);
     this.#closed = true;

@@ -165,6 +165,15 @@ export interface ActivationOutput {
   taskFailure: FailureInfo | null;
 }
 
+/** A query to answer from the run's current state: the handler's name and its decoded arguments. */
+export interface QueryInput {
+  queryType: string;
+  args: unknown[];
+}
+
+/** A query's answer: the result encoded with {@link HostBridge.encode}, or why the query failed. */
+export type QueryOutput = { result: unknown; failure: null } | { result: null; failure: FailureInfo };
+
 /** What the bundled runtime offers the host (installed as {@link SANDBOX_RUNTIME_GLOBAL}). */
 export interface SandboxRuntime {
   /** Exported workflow function names. */
@@ -183,4 +192,12 @@ export interface SandboxRuntime {
   conclude(): ActivationOutput;
   /** Drops the run's pending state (the host is done with it). */
   dispose(): void;
+  /** Stores the next query and enters query mode (see `queries.ts`); the host then runs `query()`. */
+  prepareQuery(input: QueryInput): void;
+  /** Runs the prepared query's handler (under the host's deadline; microtasks drain after it). */
+  query(): void;
+  /** True when the query failed (describing the error may run user code). */
+  hasQueryFailure(): boolean;
+  /** Leaves query mode and returns the answer. */
+  concludeQuery(): QueryOutput;
 }

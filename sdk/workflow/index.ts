@@ -11,7 +11,7 @@
  * `import type`); keep non-determinism in activities.
  *
  * @example
- * import { proxyActivities, sleep, defineSignal, setHandler, condition } from '../../sdk/workflow/index.js';
+ * import { proxyActivities, sleep, defineQuery, defineSignal, setHandler, condition } from '../../sdk/workflow/index.js';
  * import type * as activities from './activities.js';
  *
  * const { reserveStock, charge, ship } = proxyActivities<typeof activities>({
@@ -19,10 +19,12 @@
  *   retry: { maximumAttempts: 5, nonRetryableErrorTypes: ['PaymentDeclined'] },
  * });
  * export const sellerPacked = defineSignal<[parcelId: string]>('sellerPacked');
+ * export const parcelQuery = defineQuery<string | undefined>('parcel');
  *
  * export async function order(input: { orderId: string }): Promise<string> {
  *   let parcel: string | undefined;
  *   setHandler(sellerPacked, (id) => void (parcel = id));
+ *   setHandler(parcelQuery, () => parcel);
  *   await reserveStock(input.orderId);
  *   await charge(input.orderId);
  *   if (!(await condition(() => parcel !== undefined, '48h'))) return 'seller timed out';
@@ -37,6 +39,7 @@ import { currentActivator } from './current-activator.js';
 import type { Duration } from './duration.js';
 import { uuid4From } from './prng.js';
 import { copyIntoRealm } from './realm-copy.js';
+import { defineQuery as defineQueryImpl, setQueryHandler, type QueryDefinition } from './queries.js';
 import { defineSignal as defineSignalImpl, setHandler as setHandlerImpl, type SignalDefinition } from './signals.js';
 import { condition as conditionImpl, sleep as sleepImpl } from './timers.js';
 
@@ -56,6 +59,7 @@ export {
   type ApplicationFailureOptions,
   type TimeoutType,
 } from './errors.js';
+export type { QueryDefinition } from './queries.js';
 export type { SignalDefinition } from './signals.js';
 export { deprecatePatch, patched } from './patching.js';
 export { sideEffect } from './side-effect.js';
@@ -114,17 +118,44 @@ export function defineSignal<Args extends unknown[] = [], Name extends string = 
 }
 
 /**
- * Handles a signal (`undefined` removes the handler). Signals received before a handler is set are
- * buffered and delivered, in order, as soon as it is set. A handler that throws a
- * {@link WorkflowFailure} fails the run; any other error fails the workflow task.
+ * Names a query returning `Ret`. Call at module level and export it so clients can use the same
+ * definition (`handle.query(definition, ...args)`).
+ * @example
+ * export const statusQuery = defineQuery<{ stage: string; items: number }>('status');
+ * export const itemQuery = defineQuery<string | undefined, [index: number]>('item');
+ */
+export function defineQuery<Ret = unknown, Args extends unknown[] = [], Name extends string = string>(
+  name: Name,
+): QueryDefinition<Ret, Args, Name> {
+  return defineQueryImpl<Ret, Args, Name>(name);
+}
+
+/**
+ * Handles a signal or a query (`undefined` removes the handler).
+ *
+ * Signals received before a handler is set are buffered and delivered, in order, as soon as it is
+ * set. A signal handler that throws a {@link WorkflowFailure} fails the run; any other error fails
+ * the workflow task.
+ *
+ * A query handler answers from the workflow's current state and must not change it: it is
+ * synchronous, and scheduling an activity, starting a timer, waiting on a condition or drawing a
+ * random number inside it throws and fails the query (never the workflow). Nothing a query does
+ * is recorded in history. An error it throws fails the query only.
  * @example
  * setHandler(addGuests, (count) => void (guests += count));
+ * setHandler(statusQuery, () => ({ stage, items: items.length }));
  */
 export function setHandler<Args extends unknown[]>(
   signal: SignalDefinition<Args>,
   handler: ((...args: Args) => void | Promise<void>) | undefined,
+): void;
+export function setHandler<Ret, Args extends unknown[]>(query: QueryDefinition<Ret, Args>, handler: ((...args: Args) => Ret) | undefined): void;
+export function setHandler(
+  definition: SignalDefinition<never[]> | QueryDefinition<unknown, never[]>,
+  handler: ((...args: never[]) => unknown) | undefined,
 ): void {
-  setHandlerImpl(signal, handler);
+  if (definition.type === 'query') setQueryHandler(definition, handler);
+  else setHandlerImpl(definition, handler as ((...args: never[]) => void) | undefined);
 }
 
 /** What {@link workflowInfo} returns. */

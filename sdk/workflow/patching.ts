@@ -42,8 +42,9 @@ export function deprecatePatch(patchId: string): void {
 function patch(activator: Activator, patchId: string, deprecated: boolean): boolean {
   const applies = !activator.isReplaying || activator.knownPresentPatches.has(patchId);
   if (applies && !activator.sentPatches.has(patchId)) {
-    activator.sentPatches.add(patchId);
+    // Pushed first: in a query handler the push throws (queries record nothing) and no state changes.
     activator.pushCommand({ type: 'SetPatchMarker', patchId, deprecated });
+    activator.sentPatches.add(patchId);
     const ids = [...activator.sentPatches];
     activator.pushCommand({ type: 'UpsertWorkflowSearchAttributes', searchAttributes: { [PATCH_SEARCH_ATTRIBUTE]: { type: 'KeywordList', value: ids } } });
   }

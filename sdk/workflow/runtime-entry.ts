@@ -8,6 +8,7 @@
 import { Activator, type WorkflowFunction } from './activator.js';
 import { HOST_BRIDGE_GLOBAL, SANDBOX_RUNTIME_GLOBAL, type HostBridge, type SandboxRuntime } from './bridge.js';
 import { ACTIVATOR_GLOBAL } from './current-activator.js';
+import { QueryRunner } from './queries.js';
 import { installDeterministicGlobals } from './sandbox-globals.js';
 
 const globals = globalThis as unknown as Record<string, unknown>;
@@ -21,6 +22,7 @@ delete globals[HOST_BRIDGE_GLOBAL];
 const activator = new Activator(host);
 Object.defineProperty(globalThis, ACTIVATOR_GLOBAL, { value: activator, enumerable: false });
 installDeterministicGlobals(globalThis, activator);
+const queries = new QueryRunner(activator);
 
 const runtime: SandboxRuntime = {
   workflowTypes: () => [...activator.workflows.keys()],
@@ -31,6 +33,10 @@ const runtime: SandboxRuntime = {
   hasTaskFailure: () => activator.hasTaskFailure,
   conclude: () => activator.conclude(),
   dispose: () => activator.dispose(),
+  prepareQuery: (input) => queries.prepare(input),
+  query: () => queries.run(),
+  hasQueryFailure: () => queries.hasFailure(),
+  concludeQuery: () => queries.conclude(),
 };
 Object.defineProperty(globalThis, SANDBOX_RUNTIME_GLOBAL, { value: runtime, enumerable: false });
 

@@ -15,6 +15,8 @@ import {
   type ActivationInput,
   type ActivationOutput,
   type HostBridge,
+  type QueryInput,
+  type QueryOutput,
   type SandboxRuntime,
 } from './bridge.js';
 
@@ -30,6 +32,8 @@ export class DeadlockError extends LogbookError {
 const activateScript = new vm.Script(`${SANDBOX_RUNTIME_GLOBAL}.activate()`, { filename: 'logbook:activate' });
 const unblockScript = new vm.Script(`${SANDBOX_RUNTIME_GLOBAL}.unblockConditions()`, { filename: 'logbook:unblock' });
 const concludeScript = new vm.Script(`${SANDBOX_RUNTIME_GLOBAL}.conclude()`, { filename: 'logbook:conclude' });
+const queryScript = new vm.Script(`${SANDBOX_RUNTIME_GLOBAL}.query()`, { filename: 'logbook:query' });
+const concludeQueryScript = new vm.Script(`${SANDBOX_RUNTIME_GLOBAL}.concludeQuery()`, { filename: 'logbook:conclude-query' });
 
 /** What a sandbox needs to know to name itself in errors and bound its work. */
 export interface SandboxOptions {
@@ -103,6 +107,22 @@ export class WorkflowSandbox {
     while (this.#runtime.hasBlockedConditions() && (run(unblockScript) as number) > 0);
     // Describing a task failure reads user-defined error properties: bounded too.
     return this.#runtime.hasTaskFailure() ? (run(concludeScript) as ActivationOutput) : this.#runtime.conclude();
+  }
+
+  /**
+   * Answers a query from the run's current state, between activations: the handler (and the
+   * microtasks it causes) runs under the deadlock timeout in query mode, which refuses anything
+   * that would change the run (see `queries.ts`).
+   * @throws DeadlockError when the handler takes longer than the deadlock timeout (the context is then unusable)
+   */
+  query(input: QueryInput): QueryOutput {
+    const deadline = performance.now() + this.#timeoutMs;
+    const run = (script: vm.Script) =>
+      runBounded(() => script.runInContext(this.#context, { timeout: Math.max(1, Math.ceil(deadline - performance.now())) }), this.#bridge, this.#timeoutMs, 'answering a query');
+    this.#runtime.prepareQuery(input);
+    run(queryScript);
+    // Describing a failure reads user-defined error properties: bounded too.
+    return this.#runtime.hasQueryFailure() ? (run(concludeQueryScript) as QueryOutput) : this.#runtime.concludeQuery();
   }
 
   /** Drops the run's pending state; the context is garbage once unreferenced. */

@@ -9,6 +9,8 @@ export interface BenchSettings {
   readonly workloads: readonly string[];
   /** W1 sweep rates in workflows/s. */
   readonly rates: readonly number[];
+  /** `--rates` was given: a workload that offers one rate of its own (W4) takes the first one then. */
+  readonly ratesGiven: boolean;
   readonly stepSeconds: number;
   readonly latencyRuns: number;
   readonly speedOfLightRecords: number;
@@ -28,6 +30,11 @@ export interface BenchEngine {
   readonly killAndRestart?: () => Promise<void>;
   /** Topic prefix of this run. */
   readonly prefix: string;
+  /**
+   * The file the bench activity appends one line per execution to (`BENCH_ACTIVITY_LOG` of the
+   * engine process, see workflows/activities.ts); Kafka only, where the activities run in the engine process.
+   */
+  readonly activityLog?: string;
   /** The current run's history of a workflow (event types and engine timestamps). */
   history(workflowId: string): Promise<BenchEvent[]>;
   /** The engine's Prometheus metrics, as text. */
@@ -51,12 +58,25 @@ export interface BenchContext {
   readonly brokers?: readonly string[];
   /** Progress lines, timestamped by the harness. */
   readonly log: (line: string) => void;
+  /** The JSON results of the workloads that ran before this one, by workload name (sol-ratio reads w1's and sol's). */
+  readonly results: Readonly<Record<string, unknown>>;
 }
 
 /** One row of the human table: a figure and its value. */
 export interface TableRow {
   readonly figure: string;
   readonly value: string;
+}
+
+/** What a workload hands back. */
+export interface WorkloadOutcome {
+  readonly result: unknown;
+  readonly rows: TableRow[];
+  /**
+   * Properties the workload checked that did not hold (a lost workflow, a completed activity run
+   * again…): the result is kept, since it is the evidence, and the run exits non-zero.
+   */
+  readonly failures?: readonly string[];
 }
 
 /** A workload of the harness: runs, returns its JSON result and its table rows. */
@@ -66,5 +86,5 @@ export interface Workload {
   readonly description: string;
   /** Backends it can run on. */
   readonly backends: ReadonlyArray<BenchSettings['backend']>;
-  run(context: BenchContext): Promise<{ result: unknown; rows: TableRow[] }>;
+  run(context: BenchContext): Promise<WorkloadOutcome>;
 }

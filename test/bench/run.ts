@@ -9,6 +9,7 @@
  * writes its CPU profile under test/bench/results/profiles/ (open it in Chrome DevTools);
  * BENCH_NODE_FLAGS (space-separated) passes other node flags to that process, for example an
  * `--import` of a module that counts KafkaJS requests.
+ * A chart of each result is written next to it (same name, .svg; see chart/bench-chart.ts).
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { cpus, totalmem, tmpdir } from 'node:os';
@@ -25,6 +26,8 @@ import { startTestEngine } from '../support/test-engine.js';
 import { EngineMetrics } from '../../gateway/metrics.js';
 import type { BenchContext, BenchEngine, BenchEvent, BenchSettings, TableRow } from './bench-context.js';
 import { QUICK_WORKLOADS, WORKLOADS } from './workloads/index.js';
+import { benchChart } from './chart/bench-chart.js';
+import { renderSvg } from './chart/svg-chart.js';
 
 const { values } = parseArgs({
   options: {
@@ -50,6 +53,7 @@ const settings: BenchSettings = {
   quick,
   workloads: chosen,
   rates: (values.rates ?? (quick ? '25,50,100,200' : '25,50,100,150,200,300,400,600')).split(',').map(Number),
+  ratesGiven: values.rates !== undefined,
   stepSeconds: Number(values['step-seconds'] ?? (quick ? 6 : 20)),
   latencyRuns: Number(values.runs ?? (quick ? 30 : 200)),
   // Small runs finish in well under a second and swing ±25 %; these are long enough to settle.
@@ -86,6 +90,10 @@ try {
       const outcome = await workload.run(context);
       result[workload.name] = outcome.result;
       rows.push(...outcome.rows);
+      for (const failure of outcome.failures ?? []) {
+        failures.push(`${workload.name}: ${failure}`);
+        log(`${workload.name} FAILED: ${failure}`);
+      }
     } catch (error) {
       // One failed workload must not lose the figures of the others; the run still exits non-zero.
       failures.push(`${workload.name}: ${(error as Error).stack ?? String(error)}`);
@@ -131,10 +139,19 @@ async function setUp(): Promise<BenchContext> {
       },
       metrics: () => metrics.registry.metrics(),
     };
-    return { settings, client: t.engine.client, engine, log };
+    return { settings, client: t.engine.client, engine, log, results: result };
   }
   const dataDirectory = join(data, 'node');
-  const env = { LOGBOOK_KAFKA_BROKERS: brokers!.join(','), ENGINE_PREFIX: prefix, ENGINE_SHARDS: String(settings.shards), ENGINE_ROLE: 'both', ENGINE_DATA: dataDirectory };
+  // Outside the data directory: the execution log is the benchmark's, not the engine's state.
+  const activityLog = join(data, 'activity-executions.jsonl');
+  const env = {
+    LOGBOOK_KAFKA_BROKERS: brokers!.join(','),
+    ENGINE_PREFIX: prefix,
+    ENGINE_SHARDS: String(settings.shards),
+    ENGINE_ROLE: 'both',
+    ENGINE_DATA: dataDirectory,
+    BENCH_ACTIVITY_LOG: activityLog,
+  };
   log('starting the engine and its workers (separate process)');
   const profileDir = fileURLToPath(new URL('./results/profiles/', import.meta.url));
   const nodeFlags = values.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : process.env.BENCH_NODE_FLAGS?.split(' ') ?? [];
@@ -149,6 +166,7 @@ async function setUp(): Promise<BenchContext> {
     },
     dataDirectory,
     prefix,
+    activityLog,
     async history(workflowId) {
       const response = await fetch(`${process_.endpoint}/api/v1/namespaces/default/workflows/${encodeURIComponent(workflowId)}/history?raw=1`);
       if (!response.ok) throw new Error(`history of ${workflowId}: HTTP ${response.status} ${await response.text()}`);
@@ -167,19 +185,20 @@ async function setUp(): Promise<BenchContext> {
   cleanups.push(() => kafkaLog.close());
   const { client, close } = await connectLogClient(kafkaLog, topicCatalog({ prefix, shards: settings.shards }));
   cleanups.push(close);
-  return { settings, client, engine, brokers, log };
+  return { settings, client, engine, brokers, log, results: result };
 }
 
-/** Writes the JSON result and prints the table. */
+/** Writes the JSON result and its chart, and prints the table. */
 async function report(r: Record<string, unknown>): Promise<void> {
   const dir = fileURLToPath(new URL('./results/', import.meta.url));
   await mkdir(dir, { recursive: true });
   const file = join(dir, `${new Date(began).toISOString().replace(/[:.]/g, '-')}-${settings.backend}${quick ? '-quick' : ''}.json`);
   await writeFile(file, `${JSON.stringify(r, null, 2)}\n`);
+  await writeFile(file.replace(/\.json$/, '.svg'), renderSvg(benchChart(r)));
   console.log('');
   console.log(`| figure (${settings.backend}, ${settings.shards} shards, ${cpus().length} cores) | value |`);
   console.log('|---|---|');
   for (const row of rows) console.log(`| ${row.figure} | ${row.value} |`);
   console.log(`| run time | ${(r.durationSeconds as number).toFixed(0)} s |`);
-  console.log(`\nresult: ${file}`);
+  console.log(`\nresult: ${file} (chart: ${file.replace(/\.json$/, '.svg')})`);
 }

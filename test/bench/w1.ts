@@ -78,7 +78,10 @@ export async function w1Rate(client: CommandClient, rate: number, seconds: numbe
     }
     await new Promise((r) => setTimeout(r, 5));
   }
-  await Promise.race([Promise.all(pending), new Promise((r) => setTimeout(r, drainSeconds * 1000))]);
+  // The drain timer is cleared once everything completed: a pending timer would hold the process open after the report.
+  let drainTimer: NodeJS.Timeout | undefined;
+  await Promise.race([Promise.all(pending), new Promise((r) => (drainTimer = setTimeout(r, drainSeconds * 1000)))]);
+  clearTimeout(drainTimer);
   const elapsed = (performance.now() - begin) / 1000;
   const latency = percentiles(latencies);
   return {

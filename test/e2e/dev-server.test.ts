@@ -18,11 +18,11 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-test("the README's run command starts the dev server, and its curl lines start an order, signal it and show its history", async () => {
+test("the README's run command starts the dev server, and its curl lines start an order, query it, signal it and show its history", async () => {
   const port = await freePort();
   const data = await mkdtemp(join(tmpdir(), 'logbook-dev-'));
-  // The embedded engine, as `npm start` runs it: with the suite's broker variable the dev server
-  // would use the shared broker under its fixed default prefix, where order-1 of an earlier run lives on.
+  // The README's command runs on the embedded log: the broker of the test run must not leak in
+  // (the dev server would join the shared broker's default deployment).
   const env = { ...process.env, LOGBOOK_KAFKA_BROKERS: '' };
   const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'dev', '--port', String(port), '--data', data], { stdio: ['ignore', 'pipe', 'pipe'], env });
   let output = '';
@@ -35,6 +35,9 @@ test("the README's run command starts the dev server, and its curl lines start a
     const start = await fetch(api, { method: 'POST', headers: json, body: JSON.stringify({ workflowId: 'order-1', workflowType: 'order', taskQueue: 'orders', args: [{ orderId: '1', sku: 'book', quantity: 1, amountCents: 2500, phone: '+100', packTimeout: '1h', ratingDelay: '1s' }] }) });
     assert.equal(start.status, 201, await start.clone().text());
     await waitFor('the order to wait for the seller', async () => JSON.stringify(await (await fetch(`${api}/order-1/history`)).json()).includes('TimerStarted'), 30_000);
+    const query = await fetch(`${api}/order-1/query/status`, { method: 'POST' });
+    assert.equal(query.status, 200, await query.clone().text());
+    assert.deepEqual(await query.json(), { workflowId: 'order-1', queryName: 'status', result: { stage: 'waiting for the seller', parcelId: null } });
     const signal = await fetch(`${api}/order-1/signals/sellerPacked`, { method: 'POST', headers: json, body: JSON.stringify({ args: [{ parcelId: 'p-1' }] }) });
     assert.equal(signal.status, 202, await signal.clone().text());
     const result = (await (await fetch(`${api}/order-1/result?timeout=30s`)).json()) as { status: string; result: { status: string } };

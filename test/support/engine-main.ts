@@ -2,7 +2,8 @@
  * An engine node (and optionally the example workers) in a process of its own, for tests that
  * kill or stop processes. Configured by environment:
  *   LOGBOOK_KAFKA_BROKERS, ENGINE_PREFIX, ENGINE_SHARDS, ENGINE_DATA, ENGINE_PORT,
- *   ENGINE_ROLE = engine | workers | both, ENGINE_WORKER_GATEWAY (workers only: a gateway URL for history)
+ *   ENGINE_ROLE = engine | workers | both, ENGINE_WORKER_GATEWAY (workers only: a gateway URL for history),
+ *   BENCH_ACTIVITY_LOG (a file the bench activity appends its executions to; see test/bench/workflows/activities.ts)
  * Prints `READY <endpoint>` once serving.
  */
 import { createServer } from 'node:http';
@@ -77,12 +78,15 @@ if (role === 'workers') {
     onBatch: (shard, result) => metrics.recordBatch(shard, result),
   });
   server.on('request', createHttpApp({ engine, metrics: metrics.registry, selfEndpoint: endpoint }));
-  if (role === 'both') await startWorkers(engine.workerConnection(), engineHistoryFetcher(engine));
+  const workers = role === 'both' ? await startWorkers(engine.workerConnection(), engineHistoryFetcher(engine)) : [];
   process.on('SIGTERM', async () => {
     setTimeout(() => {
       console.log('STOP timed out');
       process.exit(1);
     }, 15_000).unref();
+    // Workers first, as `logbook dev` does: they consume through the engine's log, and a task
+    // consumer whose log was closed under it polls in a loop that never yields to timers or I/O.
+    await Promise.all(workers.map((w) => w.stop(5_000))).catch(() => undefined);
     await engine.stop().catch(() => undefined);
     process.exit(0);
   });

@@ -25,6 +25,7 @@ import { messageEventCases } from './history-event/v1-fixture-cases-messages.js'
 import { mutableStateSnapshotCases } from './mutable-state-snapshot/v1-fixture-cases.js';
 import { mutableStateSnapshotV2Cases } from './mutable-state-snapshot/v2-fixture-cases.js';
 import { mutableStateSnapshotV3Cases } from './mutable-state-snapshot/v3-fixture-cases.js';
+import { queryTaskCases } from './query-task/v1-fixture-cases.js';
 import { replyCases, replyV2Cases } from './reply/v1-fixture-cases.js';
 import type { RecordName } from './schema-catalog.js';
 import { shardPositionsCases } from './shard-positions/v1-fixture-cases.js';
@@ -47,6 +48,7 @@ const plan: readonly [RecordName, number, readonly FixtureCase<unknown>[]][] = [
   ['VisibilityRow', 2, visibilityRowV2Cases],
   ['Reply', 1, replyCases],
   ['Reply', 2, replyV2Cases],
+  ['QueryTask', 1, queryTaskCases],
 ];
 
 const overwrite = process.argv.includes('--overwrite');

@@ -3,6 +3,7 @@ import type { ActivityTask } from '../schemas/activity-task/index.js';
 import type { Command } from '../schemas/command/index.js';
 import type { HistoryEvent } from '../schemas/history-event/index.js';
 import type { MutableStateSnapshot } from '../schemas/mutable-state-snapshot/index.js';
+import type { QueryTask } from '../schemas/query-task/index.js';
 import type { Reply } from '../schemas/reply/index.js';
 import { schemaCatalog, type RecordName } from '../schemas/schema-catalog.js';
 import type { ShardPositions } from '../schemas/shard-positions/index.js';
@@ -36,6 +37,9 @@ export const visibilityRowCodec = new RecordCodec<VisibilityRow>(schemaCatalog.V
 /** Codec of `logbook.replies` values. */
 export const replyCodec = new RecordCodec<Reply>(schemaCatalog.Reply, converter);
 
+/** Codec of query task topic values. */
+export const queryTaskCodec = new RecordCodec<QueryTask>(schemaCatalog.QueryTask, converter);
+
 /** Every record codec by record name. */
 export const recordCodecs = {
   HistoryEvent: historyEventCodec,
@@ -47,4 +51,5 @@ export const recordCodecs = {
   ActivityControl: activityControlCodec,
   VisibilityRow: visibilityRowCodec,
   Reply: replyCodec,
+  QueryTask: queryTaskCodec,
 } as const satisfies { [K in RecordName]: unknown };

@@ -39,5 +39,7 @@ test('a producer that keeps its transaction coordinator looks it up once for fiv
 });
 
 test('without keeping it, KafkaJS looks the transaction coordinator up before every AddPartitionsToTxn and EndTxn', async () => {
-  assert.equal(await coordinatorLookups(false, 5), 10);
+  // At least two per transaction; a CONCURRENT_TRANSACTIONS retry on a busy broker adds more.
+  const lookups = await coordinatorLookups(false, 5);
+  assert.ok(lookups >= 10, `${lookups} lookups`);
 });

@@ -17,7 +17,12 @@ export const replyCases: readonly FixtureCase<Reply>[] = [
     failure: { ...sampleFailure, code: 'WorkflowNotFound', details: null, cause: null }, executionStatus: null } },
 ];
 
-/** Reply v2 adds the `Accepted` kind. */
+/** Reply v2 adds the `Accepted` kind; a query's answer (a `QueryAnswer` with the result payload, or a failure). */
 export const replyV2Cases: readonly FixtureCase<Reply | Omit<Reply, 'kind'> & { kind: 'Accepted' }>[] = [
   { name: 'accepted', value: { requestId: 'gw-req-81', kind: 'Accepted', runId: sampleRunId, payload: null, failure: null, executionStatus: null } },
+  { name: 'query-answer', value: { requestId: 'gw-req-90', kind: 'QueryAnswer', runId: sampleRunId, payload: jsonPayload({ stage: 'packing' }),
+    failure: null, executionStatus: null } },
+  { name: 'query-failed', value: { requestId: 'gw-req-91', kind: 'QueryAnswer', runId: sampleRunId, payload: null,
+    failure: { ...sampleFailure, code: 'UnknownQuery', message: "no query handler named 'stauts'; known queries: status", details: null, cause: null },
+    executionStatus: null } },
 ];

@@ -1,0 +1,59 @@
+import { randomUUID } from 'node:crypto';
+import type { CommandBody } from '../../topics/schemas/command/index.js';
+import { ReplyListener, ReplyTimeoutError } from '../../processors/reply-listener.js';
+import type { CommandWriter, RunRef, WorkerConnection } from './worker-connection.js';
+
+/** How long a worker waits for the engine to answer a claim before running the task anyway. */
+const CLAIM_REPLY_TIMEOUT_MS = 10_000;
+
+/** The engine's answer to a confirmed claim. */
+export type ClaimAnswer = 'accepted' | 'refused' | 'unanswered';
+
+/**
+ * Sends claims that wait for the engine's answer, for tasks that may have run already: a task a
+ * previous owner ran and reported, but whose position it had not committed yet, comes back after a
+ * crash or a rebalance; its claim is then refused (the attempt is no longer pending) and the task
+ * must not run again. First deliveries are claimed without waiting, so this costs nothing on the
+ * common path. The replies listener starts on first use.
+ */
+export class ClaimConfirmer {
+  private replies: Promise<ReplyListener> | undefined;
+
+  constructor(
+    private readonly connection: WorkerConnection,
+    private readonly commands: CommandWriter,
+  ) {}
+
+  /** Sends `claim` with a reply address and waits for the engine to apply or refuse it. */
+  async confirm(run: RunRef, claim: CommandBody): Promise<ClaimAnswer> {
+    const replies = await (this.replies ??= this.listen());
+    const replyTo = { gatewayId: replies.gatewayId, requestId: randomUUID() };
+    const answer = replies.expect(replyTo.requestId, CLAIM_REPLY_TIMEOUT_MS);
+    // Attach a handler now: if the write fails, the pending answer must not surface as unhandled.
+    answer.catch(() => undefined);
+    await this.commands.write(run, claim, replyTo);
+    try {
+      return (await answer).kind === 'Accepted' ? 'accepted' : 'refused';
+    } catch (error) {
+      if (error instanceof ReplyTimeoutError) return 'unanswered';
+      throw error;
+    }
+  }
+
+  async stop(): Promise<void> {
+    const replies = await this.replies?.catch(() => undefined);
+    await replies?.stop();
+  }
+
+  private async listen(): Promise<ReplyListener> {
+    const { log, catalog, serde } = this.connection;
+    const listener = new ReplyListener(log, catalog, serde);
+    try {
+      await listener.start();
+    } catch (error) {
+      this.replies = undefined;
+      throw error;
+    }
+    return listener;
+  }
+}

@@ -1,0 +1,4 @@
+import { describe } from 'node:test';
+import { queryConformance } from './query-conformance.js';
+
+describe('queries on the embedded backend', () => queryConformance('embedded'));
