@@ -134,3 +134,19 @@ test('a run whose history lacks a deprecated patch takes the new path without re
   run.dispose();
   assert.deepEqual(replayHistory(await bundleOf('v3-deprecated'), h.events), { ok: true });
 });
+
+test('a query handler calling patched() for an unrecorded patch is refused and leaves the run to record the marker itself', async () => {
+  const bundle = await bundleWorkflowCode({ workflowsPath: fileURLToPath(new URL('./test-workflows/patch-in-query.ts', import.meta.url)) });
+  const h = new HistoryBuilder({ workflowType: 'queriedPatch' }).start();
+  const run = WorkflowRun.create(bundle, h.identity, { logger: () => undefined });
+  h.completeTask(commandsOf(nextTask(run, h)));
+  const refused = run.query('usesPatch', []);
+  assert.equal(refused.type, 'failed');
+  if (refused.type === 'failed') assert.match(refused.failure.message, /tried to issue a SetPatchMarker command/);
+
+  h.signal('go').scheduleTask();
+  const commands = commandsOf(nextTask(run, h));
+  run.dispose();
+  assert.deepEqual(commands.map((c) => patchOf(c)), [{ patchId: 'query-patch', deprecated: false }, null, null]);
+  assert.equal(resultOf({ type: 'completed', commands }), true);
+});
