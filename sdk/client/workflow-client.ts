@@ -83,12 +83,24 @@ export interface QueryReference<R = unknown, Args extends unknown[] = unknown[]>
  */
 export class WorkflowClient {
   private readonly base: string;
+  private readonly namespaceBase: string;
   private readonly queryTimeout: string | number | undefined;
 
   /** `queryTimeout` (ms or `'5s'`): how long a query waits for a worker; default the gateway's, 10 s. */
   constructor(options: { address?: string; namespace?: string; queryTimeout?: string | number } = {}) {
-    this.base = `${options.address ?? 'http://127.0.0.1:8233'}/api/v1/namespaces/${encodeURIComponent(options.namespace ?? 'default')}/workflows`;
+    this.namespaceBase = `${options.address ?? 'http://127.0.0.1:8233'}/api/v1/namespaces/${encodeURIComponent(options.namespace ?? 'default')}`;
+    this.base = `${this.namespaceBase}/workflows`;
     this.queryTimeout = options.queryTimeout;
+  }
+
+  /**
+   * The open runs of `workflowType` that have not recorded patch `patchId` (`patched` /
+   * `deprecatePatch`): the runs that still need the old code path. Empty means the patch can be
+   * deprecated. Lists the runs on the shards of the gateway node asked.
+   */
+  async openRunsLackingPatch(workflowType: string, patchId: string): Promise<{ workflowId: string; runId: string; startTime: string }[]> {
+    const path = `/patches/${encodeURIComponent(patchId)}/open-runs-lacking?workflowType=${encodeURIComponent(workflowType)}`;
+    return (await this.call<{ runs: [] }>('GET', path, undefined, this.namespaceBase)).runs;
   }
 
   /** Starts a workflow; with conflict policy UseExisting the handle may point at an existing run. */
@@ -127,8 +139,8 @@ export class WorkflowClient {
     };
   }
 
-  private async call<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const response = await fetch(`${this.base}${path}`, {
+  private async call<T>(method: string, path: string, body?: unknown, base = this.base): Promise<T> {
+    const response = await fetch(`${base}${path}`, {
       method,
       headers: body === undefined ? {} : { 'content-type': 'application/json' },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),

@@ -8,6 +8,8 @@
 import type { HistoryEvent, HistoryEventAttributes, HistoryEventType } from '../../topics/schemas/history-event/index.js';
 import type { WorkflowCommand, WorkflowCommandType } from '../../topics/schemas/command/v1-workflow-commands.js';
 import { isEngineMarker } from '../../topics/schemas/history-event/engine-markers.js';
+import { patchDetailsOf } from './patch-markers.js';
+import { sideEffectOf } from './side-effect-markers.js';
 
 type CommandOf<K extends WorkflowCommandType> = Extract<WorkflowCommand, { type: K }>;
 
@@ -39,7 +41,7 @@ const RULES: { [K in WorkflowCommandType]: Rule<K> } = {
     event: 'RequestCancelExternalWorkflowExecutionInitiated',
     identity: (c) => `workflowId=${c.workflowId}`,
   },
-  RecordMarker: { event: 'MarkerRecorded', identity: (c) => `markerName=${c.markerName}` },
+  RecordMarker: { event: 'MarkerRecorded', identity: (c) => markerIdentity(c.markerName, c.details) },
   UpsertWorkflowSearchAttributes: { event: 'UpsertWorkflowSearchAttributes', identity: () => '' },
   ModifyWorkflowProperties: { event: 'WorkflowPropertiesModified', identity: () => '' },
   // Update protocol messages are recorded as update events, not at the command's position.
@@ -106,8 +108,16 @@ function eventIdentity(a: HistoryEventAttributes): string {
     case 'RequestCancelExternalWorkflowExecutionInitiated':
       return `workflowId=${a.workflowExecution.workflowId}`;
     case 'MarkerRecorded':
-      return `markerName=${a.markerName}`;
+      return markerIdentity(a.markerName, a.details);
     default:
       return '';
   }
+}
+
+// The SDK's markers are identified by their patch id or side-effect number too: matched one by one.
+function markerIdentity(markerName: string, details: Parameters<typeof patchDetailsOf>[1]): string {
+  const patch = patchDetailsOf(markerName, details);
+  if (patch !== null) return `markerName=${markerName}, patchId=${patch.patchId}`;
+  const sideEffect = sideEffectOf(markerName, details);
+  return sideEffect === null ? `markerName=${markerName}` : `markerName=${markerName}, seq=${sideEffect.seq}`;
 }

@@ -9,6 +9,8 @@ import type { Failure } from '../../topics/schemas/common/v1-records.js';
 import type { FailureInfo, SandboxCommand } from '../workflow/bridge.js';
 import { failureInfoFromError } from '../workflow/failure-info.js';
 import { copyIntoRealm } from '../workflow/realm-copy.js';
+import { patchMarkerCommand } from './patch-markers.js';
+import { sideEffectMarkerCommand } from './side-effect-markers.js';
 
 /** `Failure.source` of failures raised by workflow code. */
 export const FAILURE_SOURCE = 'LogbookTypeScriptSDK';
@@ -115,6 +117,10 @@ export function toWorkflowCommand(command: SandboxCommand, context: CommandConte
       return { type: 'CancelWorkflowExecution', details: null };
     case 'UpsertWorkflowSearchAttributes':
       return { type: 'UpsertWorkflowSearchAttributes', searchAttributes: copyIntoRealm(command.searchAttributes) };
+    case 'SetPatchMarker':
+      return patchMarkerCommand({ patchId: String(command.patchId), deprecated: Boolean(command.deprecated) });
+    case 'SideEffectMarker':
+      return sideEffectMarkerCommand(command.seq, command.value as Payload);
     case 'ContinueAsNewWorkflowExecution':
       return {
         type: 'ContinueAsNewWorkflowExecution',

@@ -13,6 +13,8 @@ import { FailureCode } from '../workflow/errors.js';
 import { commandMatchesEvent, describeCommand, describeEvent, isCommandEvent, isRecordedAsEvent } from './command-events.js';
 import { decodeOptional, decodePayloads, failureInfoFromFailure } from './conversions.js';
 import { EvictionRequiredError, HistoryShapeError, NonDeterminismError } from './errors.js';
+import { isPatchUpsert, patchOf } from './patch-markers.js';
+import { sideEffectOf } from './side-effect-markers.js';
 import type { WorkflowRunIdentity } from './workflow-run.js';
 
 /** What the applier needs from its run. */
@@ -44,6 +46,10 @@ export class HistoryApplier {
   /** Commands returned live, awaiting their WorkflowTaskCompleted in the next events. */
   #produced: { scheduledEventId: number; commands: WorkflowCommand[] } | null = null;
   #matching: { commands: WorkflowCommand[]; next: number } | null = null;
+  /** The SDK markers of the task being completed, as jobs: replay gives them to the code before it runs. */
+  #recordedMarkers: ActivationJob[] = [];
+  /** A deprecated patch marker was skipped: skip its search attribute upsert too. */
+  #skipPatchUpsert = false;
   readonly #seqByScheduledEventId = new Map<number, number>();
   readonly #scheduledEventIdBySeq = new Map<number, number>();
 
@@ -53,9 +59,10 @@ export class HistoryApplier {
 
   /** Applies events in order; verifies the commands of every recorded workflow task. */
   applyAll(events: readonly HistoryEvent[]): void {
-    for (const event of events) {
+    for (const [index, event] of events.entries()) {
       if (this.#matching !== null && !isCommandEvent(event)) this.#endMatching(event);
       this.lastEventId = event.eventId;
+      if (event.attributes.type === 'WorkflowTaskCompleted') this.#recordedMarkers = this.#markersOfTask(events, index + 1);
       (this.#on[event.attributes.type] as (e: HistoryEvent) => void)(event);
     }
     this.#endMatching(null);
@@ -95,6 +102,7 @@ export class HistoryApplier {
         `event ${event.eventId} completes workflow task ${event.attributes.scheduledEventId}, but this run completed task ${produced.scheduledEventId}`,
       );
     }
+    if (produced === null) this.#jobs.unshift(...this.#recordedMarkers);
     const commands = produced?.commands ?? this.#activate(true);
     this.#matching = { commands, next: 0 };
     this.#openTask = null;
@@ -113,6 +121,7 @@ export class HistoryApplier {
     const matching = this.#matching;
     if (matching === null) throw new HistoryShapeError(`command event ${event.eventId} (${describeEvent(event)}) does not follow a WorkflowTaskCompleted`);
     while (matching.next < matching.commands.length && !isRecordedAsEvent(matching.commands[matching.next]!)) matching.next++;
+    if (this.#skipsPatchEvent(event, matching)) return;
     const command = matching.commands[matching.next];
     if (command === undefined || !commandMatchesEvent(command, event)) {
       throw this.#nonDeterminism(event.eventId, describeEvent(event), command === undefined ? null : describeCommand(command));
@@ -125,10 +134,35 @@ export class HistoryApplier {
     }
   }
 
+  /**
+   * Temporal's patch rules: a deprecated patch marker the code no longer asks for is skipped with
+   * its search attribute upsert (a non-deprecated one is a mismatch); a patch marker command
+   * facing another event is dropped, since the code only issues it when the patch applies.
+   */
+  #skipsPatchEvent(event: HistoryEvent, matching: { commands: WorkflowCommand[]; next: number }): boolean {
+    const skipUpsert = this.#skipPatchUpsert;
+    this.#skipPatchUpsert = false;
+    if (skipUpsert && isPatchUpsert(event)) return true;
+    const command = matching.commands[matching.next];
+    const recorded = patchOf(event);
+    const issued = command === undefined ? null : patchOf(command);
+    if (recorded !== null && recorded.patchId !== issued?.patchId && recorded.deprecated) {
+      this.#skipPatchUpsert = true;
+      return true;
+    }
+    if (issued !== null && recorded === null) {
+      matching.next++;
+      const upsert = matching.commands[matching.next];
+      if (upsert !== undefined && isPatchUpsert(upsert) && !isPatchUpsert(event)) matching.next++;
+    }
+    return false;
+  }
+
   #endMatching(next: HistoryEvent | null): void {
     const matching = this.#matching;
     if (matching === null) return;
     this.#matching = null;
+    this.#skipPatchUpsert = false;
     const extra = matching.commands.slice(matching.next).find(isRecordedAsEvent);
     if (extra === undefined) return;
     const position = next?.eventId ?? this.lastEventId + 1;
@@ -138,6 +172,20 @@ export class HistoryApplier {
   #nonDeterminism(eventId: number, expected: string | null, found: string | null, hint?: string): NonDeterminismError {
     const { workflowType, workflowId, runId } = this.#run.identity;
     return new NonDeterminismError({ workflowType, workflowId, runId, eventId, expected, found }, hint);
+  }
+
+  // The patch and side-effect markers among the command events that start at `from`, as jobs.
+  #markersOfTask(events: readonly HistoryEvent[], from: number): ActivationJob[] {
+    const jobs: ActivationJob[] = [];
+    for (let i = from; i < events.length && isCommandEvent(events[i]!); i++) {
+      const a = events[i]!.attributes;
+      if (a.type !== 'MarkerRecorded') continue;
+      const patch = patchOf(events[i]!);
+      if (patch !== null) jobs.push({ type: 'notifyHasPatch', patchId: patch.patchId });
+      const sideEffect = sideEffectOf(a.markerName, a.details);
+      if (sideEffect !== null) jobs.push({ type: 'resolveSideEffect', seq: sideEffect.seq, value: this.#run.converter.fromPayload(sideEffect.value) });
+    }
+    return jobs;
   }
 
   #resolveActivity(scheduledEventId: number, resolution: ActivityResolution): void {

@@ -16,6 +16,8 @@ export {
 export { failureFromError } from './conversions.js';
 export { HistoryBuilder, type HistoryBuilderOptions } from './history-builder.js';
 export { replayHistory, type ReplayError, type ReplayOptions } from './replay-history.js';
+export { historyFromExport } from './history-export.js';
+export { replayHistories, type HistoryReplayResult } from './replayer.js';
 export {
   WorkflowRun,
   type QueryResult,

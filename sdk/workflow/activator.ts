@@ -46,10 +46,15 @@ export interface PendingCondition {
   resolve(): void;
 }
 
-type SeqKind = 'activity' | 'timer' | 'condition';
+type SeqKind = 'activity' | 'timer' | 'condition' | 'sideEffect';
 
 /** What a query handler tried to do, per sequence kind (for the refusal's message). */
-const SEQ_ACTION: Readonly<Record<SeqKind, string>> = { activity: 'schedule an activity', timer: 'start a timer', condition: 'wait on a condition' };
+const SEQ_ACTION: Readonly<Record<SeqKind, string>> = {
+  activity: 'schedule an activity',
+  timer: 'start a timer',
+  condition: 'wait on a condition',
+  sideEffect: 'record a side effect',
+};
 
 /** The state of one run inside its sandbox. */
 export class Activator {
@@ -71,7 +76,13 @@ export class Activator {
   readonly signalHandlers = new Map<string, SignalHandler>();
   readonly bufferedSignals: { signalName: string; args: unknown[] }[] = [];
   readonly queryHandlers = new Map<string, QueryHandler>();
-  readonly #seqs: Record<SeqKind, number> = { activity: 0, timer: 0, condition: 0 };
+  /** Patches the replayed history recorded so far (`notifyHasPatch`): `patched(id)` is true for them. */
+  readonly knownPresentPatches = new Set<string>();
+  /** Patches whose marker this run already issued (one marker per patch per run). */
+  readonly sentPatches = new Set<string>();
+  /** Values the replayed history recorded for `sideEffect` calls, by sequence number, until read. */
+  readonly recordedSideEffects = new Map<number, unknown>();
+  readonly #seqs: Record<SeqKind, number> = { activity: 0, timer: 0, condition: 0, sideEffect: 0 };
   #commands: SandboxCommand[] = [];
   #taskFailure: { error: unknown } | null = null;
   #closed = false;
@@ -278,6 +289,12 @@ export class Activator {
       case 'cancelWorkflow':
         this.cancelRequested = true;
         return this.rootScope.cancel('Workflow cancelled');
+      case 'notifyHasPatch':
+        this.knownPresentPatches.add(job.patchId);
+        return;
+      case 'resolveSideEffect':
+        this.recordedSideEffects.set(job.seq, job.value);
+        return;
     }
   }
 

@@ -99,7 +99,11 @@ export type ActivationJob =
   | { type: 'resolveActivity'; seq: number; resolution: ActivityResolution }
   | { type: 'fireTimer'; seq: number }
   | { type: 'signal'; signalName: string; args: unknown[] }
-  | { type: 'cancelWorkflow'; reason: string };
+  | { type: 'cancelWorkflow'; reason: string }
+  /** Replay only: the task being replayed recorded this patch marker, so `patched(patchId)` is true. */
+  | { type: 'notifyHasPatch'; patchId: string }
+  /** Replay only: the value `sideEffect` number `seq` recorded in the task being replayed (decoded). */
+  | { type: 'resolveSideEffect'; seq: number; value: unknown };
 
 /** Input of one activation: the workflow's "now", the task's history facts and the jobs, in history order. */
 export interface ActivationInput {
@@ -140,6 +144,10 @@ export type SandboxCommand =
   | { type: 'FailWorkflowExecution'; failure: FailureInfo }
   | { type: 'CancelWorkflowExecution' }
   | { type: 'UpsertWorkflowSearchAttributes'; searchAttributes: SearchAttributes }
+  /** `patched` / `deprecatePatch`: the host records it as the SDK's patch marker. */
+  | { type: 'SetPatchMarker'; patchId: string; deprecated: boolean }
+  /** `sideEffect` number `seq` (1, 2, …); `value` is an encoded payload. */
+  | { type: 'SideEffectMarker'; seq: number; value: unknown }
   /** `args` are encoded payloads; null timeouts and task queue = the current run's. */
   | {
       type: 'ContinueAsNewWorkflowExecution';

@@ -61,6 +61,8 @@ export {
 } from './errors.js';
 export type { QueryDefinition } from './queries.js';
 export type { SignalDefinition } from './signals.js';
+export { deprecatePatch, patched } from './patching.js';
+export { sideEffect } from './side-effect.js';
 export { ContinueAsNew, continueAsNew, makeContinueAsNewFunc, type ContinueAsNewOptions } from './continue-as-new.js';
 
 /**

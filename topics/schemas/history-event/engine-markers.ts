@@ -2,6 +2,7 @@
  * Markers the engine writes into a run's history itself (`MarkerRecorded` with no command behind
  * it). Their names start with {@link ENGINE_MARKER_PREFIX}, which workflow code may not use, so an
  * SDK replaying a history skips them instead of matching them against the workflow's commands.
+ * Markers the SDK records through commands (`sdk.patch`, `sdk.side-effect`) are named `sdk.*`.
  * @module
  */
 
