@@ -16,6 +16,8 @@ import type { QueryTarget, RunLocator } from './query-target.js';
 
 /** Default time a query waits for a worker's answer. */
 export const DEFAULT_QUERY_TIMEOUT_MS = 10_000;
+/** How often a query re-reads a run whose events wait behind an in-flight workflow task. */
+const BUFFERED_EVENTS_POLL_MS = 20;
 
 /** Options of a query. */
 export interface QueryOptions {
@@ -86,7 +88,13 @@ export class QuerySender {
     const timeoutMs = options.timeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS;
     // The deadline covers the whole call, locating the run included.
     const deadline = Date.now() + timeoutMs;
-    const target = await this.locateRun(namespace, workflowId, options.runId);
+    let target = await this.locateRun(namespace, workflowId, options.runId);
+    // A signal accepted while a workflow task was in flight is buffered until that task ends; a
+    // query sent now would be answered without it, so locate again until it is in a task.
+    while (target.eventsBuffered && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, BUFFERED_EVENTS_POLL_MS));
+      target = await this.locateRun(namespace, workflowId, options.runId);
+    }
     const reply = await this.ask({ namespace, workflowId, queryType, args: args.map((a) => this.dataConverter.toPayload(a)), target, deadline, timeoutMs });
     if (reply.failure !== null) throw new QueryFailedError(reply.failure);
     return (reply.payload === null ? undefined : this.dataConverter.fromPayload(reply.payload)) as R;

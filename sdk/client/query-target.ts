@@ -12,6 +12,11 @@ export interface QueryTarget {
   readonly lastEventId: number;
   /** The latest workflow task the answer must include: the pending one, else the last completed one; 0 for none. */
   readonly workflowTaskScheduledEventId: number;
+  /**
+   * Events (signals, results) arrived while a workflow task was in flight and wait to be appended
+   * when it ends; no task the query could name contains them yet, so the query must locate again.
+   */
+  readonly eventsBuffered?: boolean;
 }
 
 /**
@@ -29,6 +34,7 @@ export interface RunStateView {
     readonly lastWorkflowTaskCompletedEventId: number | null;
   };
   readonly pendingWorkflowTask: { readonly scheduledEventId: number } | null;
+  readonly bufferedEvents?: readonly unknown[];
 }
 
 /**
@@ -45,6 +51,7 @@ export function queryTargetOf(state: RunStateView): QueryTarget {
     taskQueue: info.taskQueue,
     lastEventId: info.lastEventId,
     workflowTaskScheduledEventId: state.pendingWorkflowTask?.scheduledEventId ?? (completed === null ? 0 : completed - 2),
+    eventsBuffered: (state.bufferedEvents?.length ?? 0) > 0,
   };
 }
 
