@@ -1,4 +1,5 @@
 import type { CommandClient } from '../../sdk/client/command-client.js';
+import type { HistoryReader } from './engine-probes.js';
 
 /** Settings shared by every workload of one `npm run bench` run. */
 export interface BenchSettings {
@@ -28,6 +29,8 @@ export interface BenchEngine {
   readonly killAndRestart?: () => Promise<void>;
   /** Topic prefix of this run. */
   readonly prefix: string;
+  /** Reads a run's history from the engine (for timestamps the engine recorded). */
+  readonly history: HistoryReader;
 }
 
 /** Everything a workload needs: the client that offers load, the engine under test, and the settings. */

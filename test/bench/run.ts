@@ -20,6 +20,7 @@ import { startKafka, type RunningKafka } from '../kafka/broker.js';
 import { startEngineProcess, type EngineProcess } from '../support/engine-process.js';
 import { startTestEngine } from '../support/test-engine.js';
 import type { BenchContext, BenchEngine, BenchSettings, TableRow } from './bench-context.js';
+import { httpHistoryReader, localHistoryReader } from './engine-probes.js';
 import { QUICK_WORKLOADS, WORKLOADS } from './workloads/index.js';
 
 const { values } = parseArgs({
@@ -113,7 +114,8 @@ async function setUp(): Promise<BenchContext> {
       extraWorkers: [{ taskQueue: 'bench', workflowsPath: fileURLToPath(new URL('./workflows/index.ts', import.meta.url)), activities: benchActivities, maxConcurrentWorkflowTasks: 50 }],
     });
     cleanups.push(() => t.stop());
-    const engine: BenchEngine = { pid: process.pid, dataDirectory: join(data, 'node'), endpoint: 'http://127.0.0.1:0', prefix };
+    const history = localHistoryReader((workflowId, runId) => t.engine.history('default', workflowId, runId), t.engine.dataConverter);
+    const engine: BenchEngine = { pid: process.pid, dataDirectory: join(data, 'node'), endpoint: 'http://127.0.0.1:0', prefix, history };
     return { settings, client: t.engine.client, engine, log };
   }
   const dataDirectory = join(data, 'node');
@@ -130,6 +132,7 @@ async function setUp(): Promise<BenchContext> {
     },
     dataDirectory,
     prefix,
+    history: (workflowId, runId) => httpHistoryReader(process_.endpoint)(workflowId, runId),
     async killAndRestart() {
       await process_.kill9();
       process_ = await startEngineProcess(env);
