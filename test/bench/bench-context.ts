@@ -57,5 +57,6 @@ export interface Workload {
   readonly description: string;
   /** Backends it can run on. */
   readonly backends: ReadonlyArray<BenchSettings['backend']>;
-  run(context: BenchContext): Promise<{ result: unknown; rows: TableRow[] }>;
+  /** Resolves with its figures; `failures` names parts that failed while others still measured (the run then fails). */
+  run(context: BenchContext): Promise<{ result: unknown; rows: TableRow[]; failures?: string[] }>;
 }

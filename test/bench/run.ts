@@ -82,6 +82,7 @@ try {
       const outcome = await workload.run(context);
       result[workload.name] = outcome.result;
       rows.push(...outcome.rows);
+      for (const failure of outcome.failures ?? []) failures.push(`${workload.name}: ${failure}`);
     } catch (error) {
       // One failed workload must not lose the figures of the others; the run still exits non-zero.
       failures.push(`${workload.name}: ${(error as Error).stack ?? String(error)}`);

@@ -74,12 +74,14 @@ export function phasesAt(timings: readonly Timing[], at: number): Record<TimerPh
 
 /**
  * Polls the histories of `runs` until each has armed its timer (workflow tasks are served roughly
- * in start order, so the last started are the last armed).
+ * in start order, so the last started are the last armed). `check` throws to give up (a stalled
+ * run); an overloaded engine is otherwise given up to `timeoutMs`.
  */
-export async function untilArmed(history: HistoryReader, runs: readonly TimerRun[], timeoutMs: number): Promise<void> {
+export async function untilArmed(history: HistoryReader, runs: readonly TimerRun[], check: () => void, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (const run of runs) {
     while (phaseOf(await history(run.workflowId, run.runId)) === 'notYetArmed') {
+      check();
       if (Date.now() > deadline) throw new Error(`${run.workflowId} did not arm its timer within ${timeoutMs} ms`);
       await new Promise((r) => setTimeout(r, 200));
     }

@@ -26,17 +26,22 @@ export class Completion {
     }, (error: unknown) => void this.failures.push(error)));
   }
 
+  /** Throws if a run failed, or if runs are overdue and none completed for `stallMs`. */
+  check(): void {
+    if (this.failures.length > 0) throw this.failures[0];
+    const now = Date.now();
+    if (this.completed < this.pending.length && now - this.firstDueAt > this.stallMs && now - this.lastCompletedAt > this.stallMs) {
+      throw new Error(`no workflow completed in ${this.stallMs / 1000} s (${this.completed}/${this.pending.length} completed)`);
+    }
+  }
+
   /** Resolves once every tracked run completed; rejects on a failed run or a stall. */
   async all(): Promise<void> {
     let done = false;
     const everything = Promise.all(this.pending).then(() => void (done = true));
     while (!done) {
       await Promise.race([everything, sleep(1_000)]);
-      if (this.failures.length > 0) throw this.failures[0];
-      const now = Date.now();
-      if (!done && now - this.firstDueAt > this.stallMs && now - this.lastCompletedAt > this.stallMs) {
-        throw new Error(`no workflow completed in ${this.stallMs / 1000} s (${this.completed}/${this.pending.length} completed)`);
-      }
+      this.check();
     }
   }
 }

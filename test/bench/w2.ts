@@ -88,6 +88,8 @@ export interface TimerRunResult {
 }
 
 const MiB = 1024 * 1024;
+/** The longest wait for the last workflows to arm their timers, when other runs still complete. */
+const ARM_TIMEOUT_MS = 1_800_000;
 /** How long the load generator waits for one result: the stall rule ends a stuck run long before. */
 const RESULT_TIMEOUT_MS = 3_600_000;
 
@@ -130,7 +132,7 @@ export async function runTimers(options: TimerRunOptions): Promise<TimerRunResul
     });
     startSeconds = (Date.now() - began) / 1000;
     log(`W2: ${workflows} started in ${startSeconds.toFixed(1)} s (${(workflows / startSeconds).toFixed(0)}/s); waiting for the last ones to arm their timers`);
-    await untilArmed(history, runs.slice(-Math.min(20, runs.length)), Math.max(120_000, workflows * 20));
+    await untilArmed(history, runs.slice(-Math.min(20, runs.length)), () => completion.check(), ARM_TIMEOUT_MS);
     const measuredAt = Date.now();
     const bytesAtMeasurement = measureStore ? await directoryBytes(engine.dataDirectory) : 0;
     const memoryAtMeasurement = await processMemory(engine.pid);

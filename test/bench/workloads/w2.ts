@@ -1,4 +1,5 @@
 import type { TableRow, Workload } from '../bench-context.js';
+import { processMemory } from '../engine-probes.js';
 import { runTimers, type TimerRunResult } from '../w2.js';
 import type { Percentiles } from '../w1.js';
 
@@ -30,17 +31,22 @@ export const w2Workload: Workload = {
     const allWaiting = await runTimers({ ...base, holdMs });
     log(`W2 spread: ${workflows} workflows, each sleeping a random 1–30 s from its own start`);
     // The first part's data is still being compacted: the store is measured in the first part only.
-    const spread = await runTimers({ ...base, measureStore: false });
+    const spread = await runTimers({ ...base, measureStore: false }).catch((error: Error) => error);
+    const memory = {
+      figure: 'W2 engine RSS before / all waiting / peak',
+      value: `${mib(allWaiting.engineMemory.before.rssBytes)} / ${mib(allWaiting.engineMemory.atMeasurement.rssBytes)} / ${mib((await processMemory(engine.pid)).peakRssBytes)} MiB`,
+    };
+    if (spread instanceof Error) {
+      // The figures of the first part stand on their own: keep them, and fail the run.
+      return {
+        result: { allWaiting: withTargets(allWaiting), spread: { error: spread.message } },
+        rows: [...rowsOf('all waiting', allWaiting), { figure: 'W2 spread', value: `FAILED: ${spread.message}` }, memory],
+        failures: [`spread: ${spread.stack ?? spread.message}`],
+      };
+    }
     return {
       result: { allWaiting: withTargets(allWaiting), spread: withTargets(spread) },
-      rows: [
-        ...rowsOf('all waiting', allWaiting),
-        ...rowsOf('spread', spread),
-        {
-          figure: 'W2 engine RSS before / all waiting / peak',
-          value: `${mib(allWaiting.engineMemory.before.rssBytes)} / ${mib(allWaiting.engineMemory.atMeasurement.rssBytes)} / ${mib(spread.engineMemory.after.peakRssBytes)} MiB`,
-        },
-      ],
+      rows: [...rowsOf('all waiting', allWaiting), ...rowsOf('spread', spread), memory],
     };
   },
 };
