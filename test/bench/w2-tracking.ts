@@ -9,6 +9,7 @@ export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * may take long, but a run where workflows are overdue and none completes for `stallMs` is stuck.
  */
 export class Completion {
+  /** Runs that completed so far. */
   completed = 0;
   private readonly pending: Promise<void>[] = [];
   private readonly failures: unknown[] = [];
