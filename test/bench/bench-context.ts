@@ -1,4 +1,5 @@
 import type { CommandClient } from '../../sdk/client/command-client.js';
+import type { HistoryReader } from './engine-probes.js';
 
 /** Settings shared by every workload of one `npm run bench` run. */
 export interface BenchSettings {
@@ -35,18 +36,10 @@ export interface BenchEngine {
    * engine process, see workflows/activities.ts); Kafka only, where the activities run in the engine process.
    */
   readonly activityLog?: string;
-  /** The current run's history of a workflow (event types and engine timestamps). */
-  history(workflowId: string): Promise<BenchEvent[]>;
+  /** Reads a run's history from the engine (for timestamps the engine recorded). */
+  readonly history: HistoryReader;
   /** The engine's Prometheus metrics, as text. */
   metrics(): Promise<string>;
-}
-
-/** The part of a history event the workloads read. */
-export interface BenchEvent {
-  readonly eventId: number;
-  /** Engine clock, ms since the epoch. */
-  readonly eventTime: number;
-  readonly attributes: { readonly type: string };
 }
 
 /** Everything a workload needs: the client that offers load, the engine under test, and the settings. */

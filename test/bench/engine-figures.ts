@@ -1,11 +1,11 @@
-import type { BenchEvent } from './bench-context.js';
+import type { BenchHistoryEvent } from './engine-probes.js';
 
 /**
  * Step latencies of one history: for each activity, from its ActivityTaskScheduled to the claim
  * (WorkflowTaskStarted, stamped when a worker takes the task) of the first workflow task after its
  * ActivityTaskCompleted — the moment the result reaches the workflow code. Engine clock on both ends.
  */
-export function stepLatencies(events: readonly BenchEvent[]): number[] {
+export function stepLatencies(events: readonly BenchHistoryEvent[]): number[] {
   const latencies: number[] = [];
   let scheduledAt: number | undefined;
   let completed = false;

@@ -24,7 +24,8 @@ import { startKafka, type RunningKafka } from '../kafka/broker.js';
 import { startEngineProcess, type EngineProcess } from '../support/engine-process.js';
 import { startTestEngine } from '../support/test-engine.js';
 import { EngineMetrics } from '../../gateway/metrics.js';
-import type { BenchContext, BenchEngine, BenchEvent, BenchSettings, TableRow } from './bench-context.js';
+import type { BenchContext, BenchEngine, BenchSettings, TableRow } from './bench-context.js';
+import { httpHistoryReader, localHistoryReader } from './engine-probes.js';
 import { QUICK_WORKLOADS, WORKLOADS } from './workloads/index.js';
 import { benchChart } from './chart/bench-chart.js';
 import { renderSvg } from './chart/svg-chart.js';
@@ -132,11 +133,7 @@ async function setUp(): Promise<BenchContext> {
       dataDirectory: join(data, 'node'),
       endpoint: 'http://127.0.0.1:0',
       prefix,
-      async history(workflowId) {
-        const state = await t.engine.describe('default', workflowId);
-        if (!state) throw new Error(`no workflow ${workflowId}`);
-        return t.engine.history('default', workflowId, state.executionInfo.runId);
-      },
+      history: localHistoryReader((workflowId, runId) => t.engine.history('default', workflowId, runId), t.engine.dataConverter),
       metrics: () => metrics.registry.metrics(),
     };
     return { settings, client: t.engine.client, engine, log, results: result };
@@ -167,11 +164,7 @@ async function setUp(): Promise<BenchContext> {
     dataDirectory,
     prefix,
     activityLog,
-    async history(workflowId) {
-      const response = await fetch(`${process_.endpoint}/api/v1/namespaces/default/workflows/${encodeURIComponent(workflowId)}/history?raw=1`);
-      if (!response.ok) throw new Error(`history of ${workflowId}: HTTP ${response.status} ${await response.text()}`);
-      return ((await response.json()) as { events: BenchEvent[] }).events;
-    },
+    history: (workflowId, runId) => httpHistoryReader(process_.endpoint)(workflowId, runId),
     async metrics() {
       const response = await fetch(`${process_.endpoint}/metrics`);
       return response.text();

@@ -23,30 +23,35 @@ export function percentiles(samples: readonly number[]): Percentiles {
   return { count: s.length, p50: at(0.5), p95: at(0.95), p99: at(0.99), max: s.at(-1) ?? Number.NaN };
 }
 
-/** Starts one W1 workflow and resolves with its start-to-result time in ms. */
-async function runOne(client: CommandClient, id: string, timeoutMs: number): Promise<number> {
+/** Starts one W1 workflow and resolves with its run id and start-to-result time in ms. */
+async function runOne(client: CommandClient, id: string, timeoutMs: number): Promise<{ runId: string; ms: number }> {
   const started = performance.now();
   const reply = await client.start({ workflowId: id, workflowType: 'threeSteps', taskQueue: 'bench', args: [PAYLOAD] });
   if (reply.kind !== 'StartAccepted') throw new Error(`start of ${id}: ${reply.kind} ${reply.failure?.message ?? ''}`);
   const result = await client.send(client.envelope('default', id, { type: 'AwaitWorkflowExecutionResult', followRuns: false }), { awaitReply: true, timeoutMs });
   if (result?.executionStatus !== 'Completed') throw new Error(`${id} closed as ${result?.executionStatus ?? result?.kind}`);
-  return performance.now() - started;
+  return { runId: reply.runId!, ms: performance.now() - started };
 }
 
-/** W1a: `runs` workflows one after another (after `warmup` unmeasured ones); also the measured ids. */
-export async function w1Latency(client: CommandClient, runs: number, onProgress: (line: string) => void, warmup = 5): Promise<{ latency: Percentiles; workflowIds: string[] }> {
+/** W1a: `runs` workflows one after another (after `warmup` unmeasured ones); also the measured runs. */
+export async function w1Latency(
+  client: CommandClient,
+  runs: number,
+  onProgress: (line: string) => void,
+  warmup = 5,
+): Promise<{ latency: Percentiles; runs: Array<{ workflowId: string; runId: string }> }> {
   const samples: number[] = [];
-  const workflowIds: string[] = [];
+  const measured: Array<{ workflowId: string; runId: string }> = [];
   for (let i = 0; i < runs + warmup; i++) {
-    const id = `w1-latency-${Date.now()}-${i}`;
-    const ms = await runOne(client, id, 30_000);
+    const workflowId = `w1-latency-${Date.now()}-${i}`;
+    const { runId, ms } = await runOne(client, workflowId, 30_000);
     if (i >= warmup) {
       samples.push(ms);
-      workflowIds.push(id);
+      measured.push({ workflowId, runId });
     }
     if (i % 10 === 0) onProgress(`W1 latency: ${i + 1}/${runs + warmup}`);
   }
-  return { latency: percentiles(samples), workflowIds };
+  return { latency: percentiles(samples), runs: measured };
 }
 
 /** One step of the throughput sweep. */
@@ -74,7 +79,7 @@ export async function w1Rate(client: CommandClient, rate: number, seconds: numbe
     const due = Math.floor(((performance.now() - begin) / 1000) * rate);
     while (started < due) {
       const id = `w1-rate-${rate}-${Date.now()}-${started++}`;
-      pending.push(runOne(client, id, (seconds + drainSeconds) * 1000).then((ms) => void latencies.push(ms), () => undefined));
+      pending.push(runOne(client, id, (seconds + drainSeconds) * 1000).then(({ ms }) => void latencies.push(ms), () => undefined));
     }
     await new Promise((r) => setTimeout(r, 5));
   }

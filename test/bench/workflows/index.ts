@@ -1,2 +1,4 @@
 /** Every benchmark workflow, served by the `bench` task queue's worker. */
 export { threeSteps } from './three-steps.js';
+export { sleepThenStep } from './sleep-then-step.js';
+export { awaitSignals } from './await-signals.js';

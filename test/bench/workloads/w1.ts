@@ -18,9 +18,9 @@ export const w1Workload: Workload = {
   async run(context) {
     const { client, settings, log, engine } = context;
     log(`W1 latency: ${settings.latencyRuns} workflows one at a time`);
-    const { latency, workflowIds } = await w1Latency(client, settings.latencyRuns, log);
+    const { latency, runs } = await w1Latency(client, settings.latencyRuns, log);
     const steps: number[] = [];
-    for (const id of workflowIds) steps.push(...stepLatencies(await engine.history(id)));
+    for (const run of runs) steps.push(...stepLatencies(await engine.history(run.workflowId, run.runId)));
     const stepLatency = percentiles(steps);
     const sweep: MeasuredStep[] = [];
     for (const rate of settings.rates) {
