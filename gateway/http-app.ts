@@ -12,6 +12,7 @@ import { openRunsLackingPatch } from './patch-listing.js';
 import { awaitRunResult, closedRunOutcome } from './run-outcome.js';
 import { UI_HTML } from './ui.js';
 import { taskRoutes } from './task-endpoints/task-routes.js';
+import { visibilityRoutes } from './visibility-routes.js';
 
 /** What the HTTP app serves. */
 export interface HttpAppOptions {
@@ -54,7 +55,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
         workflowType: requireString(body.workflowType, 'workflowType'),
         taskQueue: requireString(body.taskQueue, 'taskQueue'),
         args: optionalArray(body.args, 'args'),
-        ...pick(body, ['workflowIdConflictPolicy', 'workflowIdReusePolicy', 'workflowExecutionTimeout', 'workflowRunTimeout', 'workflowTaskTimeout']),
+        ...pick(body, ['workflowIdConflictPolicy', 'workflowIdReusePolicy', 'workflowExecutionTimeout', 'workflowRunTimeout', 'workflowTaskTimeout', 'searchAttributes']),
       },
       engine.dataConverter,
       'http-gateway',
@@ -75,7 +76,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
           workflowType: requireString(body.workflowType, 'workflowType'),
           taskQueue: requireString(body.taskQueue, 'taskQueue'),
           args: optionalArray(body.args, 'args'),
-          ...pick(body, ['workflowIdConflictPolicy', 'workflowIdReusePolicy', 'workflowExecutionTimeout', 'workflowRunTimeout', 'workflowTaskTimeout']),
+          ...pick(body, ['workflowIdConflictPolicy', 'workflowIdReusePolicy', 'workflowExecutionTimeout', 'workflowRunTimeout', 'workflowTaskTimeout', 'searchAttributes']),
         },
         engine.dataConverter,
         'http-gateway',
@@ -177,6 +178,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
   });
 
   app.use(taskRoutes(engine));
+  app.use(visibilityRoutes(engine));
   app.use((req, _res, next) => next(new HttpError(404, 'NOT_FOUND', `no route for ${req.method} ${req.path}`)));
   app.use(errorHandler);
   return app;

@@ -3,6 +3,8 @@ import type { DataConverter } from '../../topics/payload/index.js';
 import type { StartWorkflowExecutionRequest } from '../../topics/schemas/command/index.js';
 import type { WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '../../topics/schemas/common/v1-enums.js';
 import { optionalDurationToMs, type Duration } from '../workflow/duration.js';
+import type { SearchAttributes } from '../../topics/schemas/common/v1-records.js';
+import { checkedSearchAttributes } from './search-attributes.js';
 
 /** How to start a workflow; durations are milliseconds or strings like `'30s'`, `'48h'`. */
 export interface StartOptions {
@@ -20,9 +22,11 @@ export interface StartOptions {
   readonly workflowExecutionTimeout?: Duration;
   readonly workflowRunTimeout?: Duration;
   readonly workflowTaskTimeout?: Duration;
+  /** Typed search attributes the run starts with, listed and filtered on (see README Visibility). */
+  readonly searchAttributes?: SearchAttributes;
 }
 
-/** The start command body for these options; the run id is chosen here, by the client. Throws TypeError for a bad duration. */
+/** The start command body for these options; the run id is chosen here, by the client. Throws TypeError for a bad duration or search attribute. */
 export function startRequest(options: StartOptions, converter: DataConverter, identity: string): StartWorkflowExecutionRequest {
   return {
     runId: randomUUID(),
@@ -39,7 +43,7 @@ export function startRequest(options: StartOptions, converter: DataConverter, id
     cronSchedule: null,
     workflowStartDelayMs: null,
     memo: {},
-    searchAttributes: {},
+    searchAttributes: checkedSearchAttributes(options.searchAttributes),
     header: {},
     parent: null,
   };

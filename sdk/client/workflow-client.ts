@@ -21,6 +21,8 @@ export interface ClientStartOptions {
   readonly workflowIdReusePolicy?: 'AllowDuplicate' | 'AllowDuplicateFailedOnly' | 'RejectDuplicate';
   readonly workflowExecutionTimeout?: number | string;
   readonly workflowRunTimeout?: number | string;
+  /** Typed search attributes at start, e.g. `{ CustomerTier: { type: 'Keyword', value: 'gold' } }` (Datetime: epoch ms or RFC 3339). */
+  readonly searchAttributes?: Record<string, { type: string; value: unknown }>;
   readonly workflowTaskTimeout?: number | string;
 }
 
@@ -70,6 +72,27 @@ export interface QueryReference<R = unknown, Args extends unknown[] = unknown[]>
   readonly __args?: Args;
 }
 
+/** A run as `list` returns it: its visibility row, times as RFC 3339 strings. */
+export interface WorkflowExecutionInfo {
+  readonly workflowId: string;
+  readonly runId: string;
+  readonly workflowType: string;
+  readonly taskQueue: string;
+  readonly status: string;
+  readonly startTime: string;
+  readonly closeTime: string | null;
+  readonly executionTime: string;
+  readonly historyLength: number;
+  readonly memo: unknown;
+  readonly searchAttributes: Record<string, { type: string; value: unknown }>;
+}
+
+/** One page of a listing; `nextPageToken` is null on the last page. */
+export interface WorkflowExecutionPage {
+  readonly executions: WorkflowExecutionInfo[];
+  readonly nextPageToken: string | null;
+}
+
 /**
  * The client Temporal users know, over the gateway's HTTP API: start, signalWithStart, and handles
  * to signal, query, cancel, terminate, describe, fetch history and await the result.
@@ -101,6 +124,33 @@ export class WorkflowClient {
   async openRunsLackingPatch(workflowType: string, patchId: string): Promise<{ workflowId: string; runId: string; startTime: string }[]> {
     const path = `/patches/${encodeURIComponent(patchId)}/open-runs-lacking?workflowType=${encodeURIComponent(workflowType)}`;
     return (await this.call<{ runs: [] }>('GET', path, undefined, this.namespaceBase)).runs;
+  }
+
+  /**
+   * The runs matching a visibility query (README "Visibility: list and count"), newest start
+   * first, fetched a page at a time as the iteration goes (Temporal's `client.workflow.list`).
+   * A bad query fails with a {@link WorkflowClientError} 400 `INVALID_QUERY` naming the problem.
+   */
+  async *list(options: { query?: string; pageSize?: number } = {}): AsyncIterable<WorkflowExecutionInfo> {
+    let nextPageToken: string | null = null;
+    do {
+      const page: WorkflowExecutionPage = await this.listPage({ ...options, ...(nextPageToken ? { nextPageToken } : {}) });
+      yield* page.executions;
+      nextPageToken = page.nextPageToken;
+    } while (nextPageToken);
+  }
+
+  /** One page of {@link list}: pass the previous page's `nextPageToken` to get the next. */
+  async listPage(options: { query?: string; pageSize?: number; nextPageToken?: string } = {}): Promise<WorkflowExecutionPage> {
+    const params = new URLSearchParams({ query: options.query ?? '' });
+    if (options.pageSize !== undefined) params.set('pageSize', String(options.pageSize));
+    if (options.nextPageToken) params.set('nextPageToken', options.nextPageToken);
+    return this.call<WorkflowExecutionPage>('GET', `?${params.toString()}`);
+  }
+
+  /** How many runs match a visibility query (every run when it is empty). */
+  async count(query = ''): Promise<number> {
+    return (await this.call<{ count: number }>('GET', `/workflow-count?query=${encodeURIComponent(query)}`, undefined, this.namespaceBase)).count;
   }
 
   /** Starts a workflow; with conflict policy UseExisting the handle may point at an existing run. */

@@ -1,0 +1,4 @@
+import { describe } from 'node:test';
+import { visibilityConformance } from './visibility-conformance.js';
+
+describe('visibility list and count on the real Kafka broker', () => visibilityConformance('kafka'));
