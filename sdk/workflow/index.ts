@@ -63,6 +63,7 @@ export type { QueryDefinition } from './queries.js';
 export type { SignalDefinition } from './signals.js';
 export { deprecatePatch, patched } from './patching.js';
 export { sideEffect } from './side-effect.js';
+export { describeFailure, REQUIRES_INTERVENTION, Saga, type CompensationFailure, type CompensationReport, type SagaOptions } from './saga.js';
 export { ContinueAsNew, continueAsNew, makeContinueAsNewFunc, type ContinueAsNewOptions } from './continue-as-new.js';
 
 /**
