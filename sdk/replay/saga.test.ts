@@ -85,3 +85,20 @@ test('a cancelled workflow still runs its saga compensations (non-cancellable sc
   assert.deepEqual(commandsOf(nextTask(run, h)), [{ type: 'CancelWorkflowExecution', details: null }]);
   run.dispose();
 });
+
+test('Saga.compensate runs each compensation once, and addCompensation after it throws', async () => {
+  const h = new HistoryBuilder({ workflowType: 'sagaCompensatesOnce' }).start();
+  const run = WorkflowRun.create(await sagaBundle(), h.identity, { logger: () => undefined });
+  const first = commandsOf(nextTask(run, h));
+  assert.deepEqual(first, [scheduleActivity('1', 'cancel', 'hotel')]);
+  h.completeTask(first).activityCompleted('1').scheduleTask();
+  const [complete, ...rest] = commandsOf(nextTask(run, h));
+  run.dispose();
+  assert.deepEqual(rest, []);
+  assert.ok(complete?.type === 'CompleteWorkflowExecution');
+  assert.deepEqual(decode(complete.result), {
+    first: { compensated: ['cancelHotel'], failed: [] },
+    second: { compensated: [], failed: [] },
+    refused: "Saga: cannot add compensation 'cancelLate' after compensate() started",
+  });
+});

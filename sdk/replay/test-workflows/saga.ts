@@ -42,3 +42,18 @@ export async function sagaCancelled(): Promise<void> {
     throw error;
   }
 }
+
+/** Compensates twice, then tries to add a compensation: reports what each step did. */
+export async function sagaCompensatesOnce(): Promise<{ first: CompensationReport; second: CompensationReport; refused: string }> {
+  const saga = new Saga();
+  saga.addCompensation('cancelHotel', () => cancel('hotel'));
+  const first = await saga.compensate();
+  const second = await saga.compensate();
+  let refused = '';
+  try {
+    saga.addCompensation('cancelLate', () => cancel('late'));
+  } catch (error) {
+    refused = (error as Error).message;
+  }
+  return { first, second, refused };
+}
