@@ -1,4 +1,4 @@
-import { ApplicationFailure, proxyActivities } from '../../sdk/workflow/index.js';
+import { describeFailure, proxyActivities, Saga } from '../../sdk/workflow/index.js';
 import type * as activities from './activities.js';
 
 /** A trip to book. `failAt` makes a step (or a compensation) fail, to demonstrate the saga. */
@@ -24,40 +24,32 @@ const acts = proxyActivities<typeof activities>({
 
 /**
  * The travel booking saga: hotel, flight, car, payment. When a step fails for good, the bookings
- * already made are compensated in reverse order; a compensation that fails is reported, never
- * swallowed, and the others still run.
+ * already made are compensated in reverse order by a {@link Saga}; a compensation that fails is
+ * reported, never swallowed, the others still run, and the run is tagged `RequiresIntervention`.
  */
 export async function bookTrip(request: TripRequest): Promise<TripResult> {
-  const compensations: Array<{ step: string; run: () => Promise<unknown> }> = [];
-  const steps: Array<{ name: 'hotel' | 'flight' | 'car' | 'payment'; book: () => Promise<unknown>; undo?: { step: string; run: () => Promise<unknown> } }> = [
-    { name: 'hotel', book: () => acts.bookHotel(request), undo: { step: 'cancelHotel', run: () => acts.cancelHotel(request) } },
-    { name: 'flight', book: () => acts.bookFlight(request), undo: { step: 'cancelFlight', run: () => acts.cancelFlight(request) } },
-    { name: 'car', book: () => acts.bookCar(request), undo: { step: 'cancelCar', run: () => acts.cancelCar(request) } },
-    { name: 'payment', book: () => acts.chargePayment(request) },
-  ];
-  for (const step of steps) {
-    try {
-      await step.book();
-    } catch (error) {
-      const compensated: string[] = [];
-      const compensationFailures: Array<{ step: string; error: string }> = [];
-      for (const undo of compensations) {
-        try {
-          await undo.run();
-          compensated.push(undo.step);
-        } catch (undoError) {
-          compensationFailures.push({ step: undo.step, error: describe(undoError) });
-        }
-      }
-      return { tripId: request.tripId, booked: false, failedStep: `${step.name}: ${describe(error)}`, compensated, compensationFailures };
-    }
-    if (step.undo) compensations.unshift(step.undo);
+  const saga = new Saga();
+  let step = 'hotel';
+  try {
+    await acts.bookHotel(request);
+    saga.addCompensation('cancelHotel', () => acts.cancelHotel(request));
+    step = 'flight';
+    await acts.bookFlight(request);
+    saga.addCompensation('cancelFlight', () => acts.cancelFlight(request));
+    step = 'car';
+    await acts.bookCar(request);
+    saga.addCompensation('cancelCar', () => acts.cancelCar(request));
+    step = 'payment';
+    await acts.chargePayment(request);
+  } catch (error) {
+    const report = await saga.compensate();
+    return {
+      tripId: request.tripId,
+      booked: false,
+      failedStep: `${step}: ${describeFailure(error)}`,
+      compensated: report.compensated,
+      compensationFailures: report.failed.map((f) => ({ step: f.name, error: f.error })),
+    };
   }
   return { tripId: request.tripId, booked: true, compensated: [], compensationFailures: [] };
-}
-
-function describe(error: unknown): string {
-  const cause = (error as { cause?: unknown }).cause;
-  if (cause instanceof ApplicationFailure) return cause.message;
-  return error instanceof Error ? error.message : String(error);
 }

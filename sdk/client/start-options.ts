@@ -3,7 +3,7 @@ import type { DataConverter } from '../../topics/payload/index.js';
 import type { StartWorkflowExecutionRequest } from '../../topics/schemas/command/index.js';
 import type { WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '../../topics/schemas/common/v1-enums.js';
 import { optionalDurationToMs, type Duration } from '../workflow/duration.js';
-import type { SearchAttributes } from '../../topics/schemas/common/v1-records.js';
+import type { Memo, SearchAttributes } from '../../topics/schemas/common/v1-records.js';
 import { checkedSearchAttributes } from './search-attributes.js';
 
 /** How to start a workflow; durations are milliseconds or strings like `'30s'`, `'48h'`. */
@@ -24,6 +24,8 @@ export interface StartOptions {
   readonly workflowTaskTimeout?: Duration;
   /** Typed search attributes the run starts with, listed and filtered on (see README Visibility). */
   readonly searchAttributes?: SearchAttributes;
+  /** Non-indexed facts about the run, each value encoded by the data converter; shown by describe and list, read by `workflowInfo().memo`. */
+  readonly memo?: Readonly<Record<string, unknown>>;
 }
 
 /** The start command body for these options; the run id is chosen here, by the client. Throws TypeError for a bad duration or search attribute. */
@@ -42,9 +44,16 @@ export function startRequest(options: StartOptions, converter: DataConverter, id
     retryPolicy: null,
     cronSchedule: null,
     workflowStartDelayMs: null,
-    memo: {},
+    memo: memoPayloads(options.memo, converter),
     searchAttributes: checkedSearchAttributes(options.searchAttributes),
     header: {},
     parent: null,
   };
+}
+
+/** The memo encoded field by field. Throws TypeError when `memo` is not a plain object. */
+function memoPayloads(memo: StartOptions['memo'], converter: DataConverter): Memo {
+  if (memo === undefined || memo === null) return {};
+  if (typeof memo !== 'object' || Array.isArray(memo)) throw new TypeError("'memo' must be an object of named values");
+  return Object.fromEntries(Object.entries(memo).map(([key, value]) => [key, converter.toPayload(value)]));
 }

@@ -24,6 +24,8 @@ export interface ClientStartOptions {
   /** Typed search attributes at start, e.g. `{ CustomerTier: { type: 'Keyword', value: 'gold' } }` (Datetime: epoch ms or RFC 3339). */
   readonly searchAttributes?: Record<string, { type: string; value: unknown }>;
   readonly workflowTaskTimeout?: number | string;
+  /** Non-indexed facts about the run (any JSON values); shown by describe and list, read by `workflowInfo().memo`. */
+  readonly memo?: Record<string, unknown>;
 }
 
 /** How a run closed, and its result or failure. */

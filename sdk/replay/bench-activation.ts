@@ -18,7 +18,7 @@ let start = performance.now();
 const bundle = await bundleWorkflowCode({ workflowsPath: testWorkflowsPath });
 console.log(`bundleWorkflowCode: ${fmt(ms(start))} (${(bundle.code.length / 1024).toFixed(0)} KiB)`);
 
-const info = { namespace: 'n', workflowId: 'w', runId: 'r', workflowType: 'sequential', taskQueue: 'q', attempt: 1, startTimeMs: 0, firstExecutionRunId: 'r', continuedFromExecutionRunId: null };
+const info = { namespace: 'n', workflowId: 'w', runId: 'r', workflowType: 'sequential', taskQueue: 'q', attempt: 1, startTimeMs: 0, firstExecutionRunId: 'r', continuedFromExecutionRunId: null, memo: {} };
 const bridge = { info, prngSeed: 1, encode: (v: unknown) => v, log: () => undefined, asyncLocalStorage: sharedAsyncLocalStorage };
 const contexts = 200;
 const heapBefore = process.memoryUsage().heapUsed;

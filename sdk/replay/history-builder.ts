@@ -28,6 +28,8 @@ export interface HistoryBuilderOptions {
   dataConverter?: DataConverter;
   /** The run this one continues (continue-as-new) and the chain's first run. */
   continuedFrom?: { runId: string; firstExecutionRunId: string };
+  /** The memo the run starts with (values encoded by the data converter); default none. */
+  memo?: Record<string, unknown>;
 }
 
 /** A synthetic history, one fluent call per engine step. */
@@ -82,7 +84,8 @@ export class HistoryBuilder {
       continuedExecutionRunId: o.continuedFrom?.runId ?? null, initiator: o.continuedFrom ? 'Workflow' : null, continuedFailure: null,
       lastCompletionResult: null, originalExecutionRunId: runId, firstExecutionRunId: o.continuedFrom?.firstExecutionRunId ?? runId, identity: 'test', requestId: 'start-1', retryPolicy: null,
       attempt: o.attempt ?? 1, workflowExecutionExpirationTime: null, cronSchedule: null, firstWorkflowTaskBackoffMs: null,
-      memo: {}, searchAttributes: {}, header: {}, prngSeed: o.prngSeed ?? 42,
+      memo: Object.fromEntries(Object.entries(o.memo ?? {}).map(([key, value]) => [key, this.#converter.toPayload(value)])),
+      searchAttributes: {}, header: {}, prngSeed: o.prngSeed ?? 42,
     });
     return this.scheduleTask();
   }

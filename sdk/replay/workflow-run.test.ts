@@ -87,8 +87,8 @@ test('a cancel request cancels the pending timer, runs non-cancellable compensat
   run.dispose();
 });
 
-test('workflowInfo describes the run and upsertSearchAttributes issues its command', async () => {
-  const h = new HistoryBuilder({ workflowType: 'info', workflowId: 'info-7', attempt: 2 }).start();
+test('workflowInfo describes the run (memo decoded) and upsertSearchAttributes issues its command', async () => {
+  const h = new HistoryBuilder({ workflowType: 'info', workflowId: 'info-7', attempt: 2, memo: { customer: 'c-1', tags: ['eu'] } }).start();
   const [upsert, complete] = commandsOf(await fullReplay(h));
   assert.deepEqual(upsert, { type: 'UpsertWorkflowSearchAttributes', searchAttributes: { CustomerTier: { type: 'Keyword', value: 'gold' } } });
   assert.equal(complete?.type, 'CompleteWorkflowExecution');
@@ -96,7 +96,7 @@ test('workflowInfo describes the run and upsertSearchAttributes issues its comma
   assert.deepEqual(decode(complete.result), {
     workflowId: 'info-7', runId: h.identity.runId, workflowType: 'info', taskQueue: 'test', namespace: 'default', attempt: 2,
     startTime: new Date(h.events[0]!.eventTime).toISOString(), firstExecutionRunId: h.identity.runId,
-    historyLength: 3, historySize: 0, continueAsNewSuggested: false,
+    historyLength: 3, historySize: 0, continueAsNewSuggested: false, memo: { customer: 'c-1', tags: ['eu'] },
   });
 });
 

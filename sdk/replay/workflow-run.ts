@@ -169,13 +169,15 @@ export class WorkflowRun {
 
   // Called when the history starts: the sandbox needs the seed, the start time and the run's chain.
   #startSandbox(started: HistoryEvent<'WorkflowExecutionStarted'>): void {
-    const { attempt, prngSeed, firstExecutionRunId, continuedExecutionRunId } = started.attributes;
+    const { attempt, prngSeed, firstExecutionRunId, continuedExecutionRunId, memo: memoPayloads } = started.attributes;
     if (!this.#bundle.workflowTypes.includes(this.identity.workflowType)) {
       const known = this.#bundle.workflowTypes.join(', ');
       const message = `workflow type ${this.identity.workflowType} is not exported by ${this.#bundle.workflowsPath} (exported: ${known})`;
       throw new WorkflowTaskFailedError('UnknownWorkflowType', message, hostFailure('UnknownWorkflowType', message, ''));
     }
-    const info = { ...this.identity, attempt, startTimeMs: started.eventTime, firstExecutionRunId, continuedFromExecutionRunId: continuedExecutionRunId };
+    const info = { ...this.identity, attempt, startTimeMs: started.eventTime, firstExecutionRunId, continuedFromExecutionRunId: continuedExecutionRunId,
+      memo: Object.fromEntries(Object.entries(memoPayloads ?? {}).map(([key, value]) => [key, this.converter.fromPayload(value)])),
+    };
     const bridge: HostBridge = {
       info,
       prngSeed,

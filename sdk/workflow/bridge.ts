@@ -30,6 +30,8 @@ export interface WorkflowRunInfo {
   firstExecutionRunId: string;
   /** The run this one continues, or null for a first run. */
   continuedFromExecutionRunId: string | null;
+  /** The memo given at start, decoded (host values: copy them into the sandbox's realm before use). */
+  memo: Record<string, unknown>;
 }
 
 /** What the engine said about the history when it sent the workflow task (its WorkflowTaskStarted). */

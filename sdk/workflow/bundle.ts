@@ -117,7 +117,7 @@ function probeWorkflowTypes(script: vm.Script, workflowsPath: string): string[] 
     const sandbox = WorkflowSandbox.create(
       { script },
       {
-        info: { namespace: 'probe', workflowId: 'probe', runId: 'probe', workflowType: 'probe', taskQueue: 'probe', attempt: 1, startTimeMs: 0, firstExecutionRunId: 'probe', continuedFromExecutionRunId: null },
+        info: { namespace: 'probe', workflowId: 'probe', runId: 'probe', workflowType: 'probe', taskQueue: 'probe', attempt: 1, startTimeMs: 0, firstExecutionRunId: 'probe', continuedFromExecutionRunId: null, memo: {} },
         prngSeed: 0,
         encode: (value) => defaultDataConverter.toPayload(value),
         log: () => undefined,

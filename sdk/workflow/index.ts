@@ -63,6 +63,7 @@ export type { QueryDefinition } from './queries.js';
 export type { SignalDefinition } from './signals.js';
 export { deprecatePatch, patched } from './patching.js';
 export { sideEffect } from './side-effect.js';
+export { describeFailure, REQUIRES_INTERVENTION, Saga, type CompensationFailure, type CompensationReport, type SagaOptions } from './saga.js';
 export { ContinueAsNew, continueAsNew, makeContinueAsNewFunc, type ContinueAsNewOptions } from './continue-as-new.js';
 
 /**
@@ -172,6 +173,8 @@ export interface WorkflowInfo {
   readonly firstExecutionRunId: string;
   /** The run this one continues, or undefined for a first run. */
   readonly continuedFromExecutionRunId: string | undefined;
+  /** The memo the run was started with (`memo` in the start options), decoded; `{}` when none. */
+  readonly memo: Record<string, unknown>;
   /** Events in the history as of the current workflow task (its WorkflowTaskStarted event id). */
   readonly historyLength: number;
   /** Estimated size of the history in bytes as of the current workflow task. */
@@ -201,6 +204,8 @@ export function workflowInfo(): WorkflowInfo {
     startTime: new Date(info.startTimeMs),
     firstExecutionRunId: info.firstExecutionRunId,
     continuedFromExecutionRunId: info.continuedFromExecutionRunId ?? undefined,
+    // A copy per call, made in the sandbox's realm: the workflow may change it without changing the run's facts.
+    memo: copyIntoRealm(info.memo),
     historyLength: task.historyLength,
     historySize: task.historySizeBytes,
     continueAsNewSuggested: task.continueAsNewSuggested,
