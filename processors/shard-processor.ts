@@ -166,7 +166,6 @@ export class ShardProcessor {
     }
   }
 
-  /** Runs one batch and, once it is committed and in the store, brings the cache and positions up to date. */
   /**
    * Commits the group positions (read only by lag monitoring; the real ones are in the changelog)
    * at most every LAG_COMMIT_INTERVAL_MS: a commit per batch cost two broker round trips per
@@ -180,6 +179,7 @@ export class ShardProcessor {
     }, LAG_COMMIT_INTERVAL_MS);
   }
 
+  /** Runs one batch and, once it is committed and in the store, brings the cache and positions up to date. */
   private async commitBatch(records: LogRecord[], timers: TimerEntry[]): Promise<BatchResult> {
     const result = await runBatch({
       ...this.deps,

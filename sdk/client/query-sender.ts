@@ -16,7 +16,7 @@ import type { QueryTarget, RunLocator } from './query-target.js';
 
 /** Default time a query waits for a worker's answer. */
 export const DEFAULT_QUERY_TIMEOUT_MS = 10_000;
-/** How often a query re-reads a run whose events wait behind an in-flight workflow task. */
+/** First pause before a query re-reads a run whose events wait behind an in-flight workflow task (doubling up to 500 ms). */
 const BUFFERED_EVENTS_POLL_MS = 20;
 
 /** Options of a query. */
@@ -90,9 +90,12 @@ export class QuerySender {
     const deadline = Date.now() + timeoutMs;
     let target = await this.locateRun(namespace, workflowId, options.runId);
     // A signal accepted while a workflow task was in flight is buffered until that task ends; a
-    // query sent now would be answered without it, so locate again until it is in a task.
-    while (target.eventsBuffered && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, BUFFERED_EVENTS_POLL_MS));
+    // query sent now would be answered without it, so locate again until it is in a task — for at
+    // most half the deadline (a task held by a dead worker, or a run signalled without pause, may
+    // keep events buffered for long), then ask anyway.
+    const stopWaiting = Date.now() + timeoutMs / 2;
+    for (let pause = BUFFERED_EVENTS_POLL_MS; target.eventsBuffered && Date.now() < stopWaiting; pause = Math.min(pause * 2, 500)) {
+      await new Promise((r) => setTimeout(r, pause));
       target = await this.locateRun(namespace, workflowId, options.runId);
     }
     const reply = await this.ask({ namespace, workflowId, queryType, args: args.map((a) => this.dataConverter.toPayload(a)), target, deadline, timeoutMs });

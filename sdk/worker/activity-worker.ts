@@ -72,7 +72,7 @@ export class ActivityWorker {
       identity,
       maxConcurrent: this.options.maxConcurrentActivities ?? 100,
       ordered: false,
-      handle: (record, _signal, delivery) => this.run(record, delivery),
+      handle: (record, signal, delivery) => this.run(record, signal, delivery),
       ...(this.options.onLag ? { onLag: this.options.onLag } : {}),
     });
     // Every worker must see every cancellation: a group of its own.
@@ -98,7 +98,7 @@ export class ActivityWorker {
     await this.claims.stop();
   }
 
-  private async run(record: LogRecord, delivery: TaskDelivery): Promise<void> {
+  private async run(record: LogRecord, taken: AbortSignal, delivery: TaskDelivery): Promise<void> {
     if (!record.value) return;
     const task = await this.connection.serde.decode(activityTaskCodec, record.value);
     const run = { namespace: task.namespace, workflowId: task.workflowId, runId: task.runId };
@@ -110,6 +110,9 @@ export class ActivityWorker {
         this.options.onActivity?.({ activityType: task.activityType, attempt: task.attempt, durationMs: 0, scheduleToStartMs: 0, outcome: 'superseded' });
         return;
       }
+      // The partition was taken away (or the worker stopped) while the claim was answered: the
+      // next owner has the task now; the engine's start-to-close covers a claim left behind.
+      if (taken.aborted) return;
     } else {
       void this.commands.write(run, { type: 'ActivityTaskStarted', ...ref }).catch(() => undefined);
     }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { CommandBody } from '../../topics/schemas/command/index.js';
-import { ReplyListener, ReplyTimeoutError } from '../../processors/reply-listener.js';
+import { ReplyListener } from '../../processors/reply-listener.js';
 import type { CommandWriter, RunRef, WorkerConnection } from './worker-connection.js';
 
 /** How long a worker waits for the engine to answer a claim before running the task anyway. */
@@ -24,19 +24,22 @@ export class ClaimConfirmer {
     private readonly commands: CommandWriter,
   ) {}
 
-  /** Sends `claim` with a reply address and waits for the engine to apply or refuse it. */
+  /**
+   * Sends `claim` with a reply address and waits for the engine to apply or refuse it. Only an
+   * explicit refusal is `refused`: a listener that cannot start, a write that fails or no answer in
+   * time is `unanswered`, and the caller runs the task (at least once beats never).
+   */
   async confirm(run: RunRef, claim: CommandBody): Promise<ClaimAnswer> {
-    const replies = await (this.replies ??= this.listen());
-    const replyTo = { gatewayId: replies.gatewayId, requestId: randomUUID() };
-    const answer = replies.expect(replyTo.requestId, CLAIM_REPLY_TIMEOUT_MS);
-    // Attach a handler now: if the write fails, the pending answer must not surface as unhandled.
-    answer.catch(() => undefined);
-    await this.commands.write(run, claim, replyTo);
     try {
+      const replies = await (this.replies ??= this.listen());
+      const replyTo = { gatewayId: replies.gatewayId, requestId: randomUUID() };
+      const answer = replies.expect(replyTo.requestId, CLAIM_REPLY_TIMEOUT_MS);
+      // Attach a handler now: if the write fails, the pending answer must not surface as unhandled.
+      answer.catch(() => undefined);
+      await this.commands.write(run, claim, replyTo);
       return (await answer).kind === 'Accepted' ? 'accepted' : 'refused';
-    } catch (error) {
-      if (error instanceof ReplyTimeoutError) return 'unanswered';
-      throw error;
+    } catch {
+      return 'unanswered';
     }
   }
 

@@ -43,6 +43,7 @@ export class KafkaGroupConsumer implements GroupConsumer {
   /** Offsets waiting for the next coalesced commit, by `topic:partition`. */
   private readonly pendingCommits = new Map<string, { topic: string; partition: number; offset: string }>();
   private commitFlush: Promise<void> | undefined;
+  private lastFlush: Promise<void> = Promise.resolve();
 
   constructor(
     kafka: Kafka,
@@ -139,12 +140,17 @@ export class KafkaGroupConsumer implements GroupConsumer {
    * each; partitions committing in the same window now share them.
    */
   private async flushCommits(): Promise<void> {
+    // One flush at a time, so an older offset never lands after a newer one.
+    await this.lastFlush;
     await new Promise((resolve) => setTimeout(resolve, COMMIT_COALESCE_MS));
-    const offsets = [...this.pendingCommits.values()];
+    // Only partitions still owned: one revoked during the window belongs to another member now.
+    const offsets = [...this.pendingCommits.values()].filter((o) => this.owned.includes(o.partition));
     this.pendingCommits.clear();
     // Commits arriving from now on start the next flush.
     this.commitFlush = undefined;
-    if (offsets.length > 0) await this.consumer.commitOffsets(offsets);
+    const sent = offsets.length > 0 ? this.consumer.commitOffsets(offsets) : Promise.resolve();
+    this.lastFlush = sent.then(() => undefined, () => undefined);
+    await sent;
   }
 
   async committedPositions(partition: number): Promise<InputPositions> {
