@@ -3,7 +3,9 @@ import { historyKey, workflowKey } from '../topics/catalog.js';
 import type { ChangelogRecord } from '../state-stores/shard-store.js';
 import type { OutgoingRecord } from '../topics/log/log.js';
 import type { Serde } from '../topics/serde/index.js';
-import { historyEventCodec, mutableStateSnapshotCodec, replyCodec, visibilityRowCodec } from '../topics/serde/index.js';
+import { commandCodec, historyEventCodec, mutableStateSnapshotCodec, replyCodec, visibilityRowCodec } from '../topics/serde/index.js';
+import { partitionForKey } from '../topics/partitioner.js';
+import type { Command } from '../topics/schemas/command/index.js';
 import type { HistoryEvent } from '../topics/schemas/history-event/index.js';
 import type { MutableStateSnapshot } from '../topics/schemas/mutable-state-snapshot/index.js';
 import type { Reply } from '../topics/schemas/reply/index.js';
@@ -45,6 +47,24 @@ export class BatchOutputs {
     const out: OutgoingRecord[] = [];
     for (const reply of replies) {
       out.push({ topic: this.catalog.replies, key: reply.requestId, value: await this.serde.encode(replyCodec, reply, this.catalog.replies) });
+    }
+    return out;
+  }
+
+  /**
+   * Encodes commands for other workflows onto the internal commands topic, keyed `ns/workflowId`
+   * and on the target's shard, so they commit with the events that sent them (transactional outbox).
+   */
+  async encodeCommands(commands: readonly Command[]): Promise<OutgoingRecord[]> {
+    const out: OutgoingRecord[] = [];
+    for (const command of commands) {
+      const key = workflowKey(command.namespace, command.workflowId);
+      out.push({
+        topic: this.catalog.commandsInternal,
+        partition: partitionForKey(key, this.catalog.shards),
+        key,
+        value: await this.serde.encode(commandCodec, command, this.catalog.commandsInternal),
+      });
     }
     return out;
   }

@@ -73,6 +73,7 @@ export async function runBatch(ctx: BatchContext): Promise<BatchResult> {
     const encoded: OutgoingRecord[] = [
       ...(await outputs.encodeEvents(transition.events)),
       ...(await outputs.encodeReplies(transition.replies)),
+      ...(await outputs.encodeCommands(transition.commands)),
       ...(await outputs.encodeVisibility(transition.closedRun?.visibility ?? null)),
       ...(await outputs.encodeVisibility(transition.visibility)),
       ...(await tasks.encode(transition, key)),
@@ -105,7 +106,9 @@ export async function runBatch(ctx: BatchContext): Promise<BatchResult> {
       continue;
     }
     // Stale claims and results are the normal residue of retries and redeliveries: drop them quietly.
-    if (transition.rejection && !input.command.replyTo && !transition.rejection.code.startsWith('Stale')) {
+    // A refused signal from another workflow is answered to it (transition.commands), not dead-lettered.
+    const answered = transition.commands.length > 0;
+    if (transition.rejection && !input.command.replyTo && !answered && !transition.rejection.code.startsWith('Stale')) {
       outputs.add([deadLetterRecord(ctx.catalog.deadLetter, input.record, transition.rejection.code, transition.rejection.message)]);
       deadLetters++;
     }

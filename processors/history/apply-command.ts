@@ -16,6 +16,7 @@ import {
   activityTaskStarted,
 } from './activity-inputs.js';
 import { awaitResult, requestCancelWorkflow, signalWorkflow, terminateWorkflow } from './client-requests.js';
+import { answerInitiator, recordCancelExternalResult, recordSignalExternalResult } from './external-requests.js';
 import { applyStart, type StartCommand } from './start.js';
 import { RejectionCode, type Transition } from './transition.js';
 import { workflowTaskFailed, workflowTaskStarted } from './workflow-task-attempts.js';
@@ -45,8 +46,8 @@ const runHandlers: { [K in RunCommandType]: Handler<K> } = {
   RecordChildExecutionStarted: later('child workflows'),
   RecordChildExecutionStartFailed: later('child workflows'),
   RecordChildExecutionCompleted: later('child workflows'),
-  RecordSignalExternalWorkflowExecutionResult: later('signals to other workflows'),
-  RecordRequestCancelExternalWorkflowExecutionResult: later('cancellations of other workflows'),
+  RecordSignalExternalWorkflowExecutionResult: recordSignalExternalResult,
+  RecordRequestCancelExternalWorkflowExecutionResult: recordCancelExternalResult,
 };
 
 /**
@@ -75,6 +76,10 @@ export function applyCommand(
   now: number,
   config: HistoryConfig = defaultHistoryConfig,
 ): Transition {
+  return answerInitiator(command, applyToRun(state, command, now, config));
+}
+
+function applyToRun(state: MutableStateSnapshot | null, command: Command, now: number, config: HistoryConfig): Transition {
   const type = (command.body as { type?: unknown } | null | undefined)?.type;
   const runId = state?.executionInfo.runId ?? null;
   if (typeof type !== 'string' || !(type in runHandlers || isStart(command))) {

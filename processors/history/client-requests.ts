@@ -5,7 +5,7 @@
  * @module
  */
 import type { CommandBodyOf } from '../../topics/schemas/command/index.js';
-import type { Header } from '../../topics/schemas/common/v1-records.js';
+import type { ExternalInitiatorInfo, Header } from '../../topics/schemas/common/v1-records.js';
 import type { Payload } from '../../topics/payload/payload.js';
 import type { MutableStateSnapshot } from '../../topics/schemas/mutable-state-snapshot/index.js';
 import { limitsFor } from './config.js';
@@ -20,6 +20,8 @@ export interface SignalInput {
   input: Payload[];
   identity: string;
   header: Header;
+  /** The run that sent it through an external workflow handle; null for a client. */
+  externalInitiator?: ExternalInitiatorInfo | null;
 }
 
 /** True if the run already accepted the request with this id (within the window). */
@@ -64,32 +66,24 @@ export function deliverSignal(ctx: Ctx, signal: SignalInput): boolean {
   if (refuseIfClosed(ctx, what) || refuseIfSignalLimit(ctx, what) || refuseIfFull(ctx, what)) return false;
   rememberRequestId(ctx, requestId);
   ctx.state.signalCount++;
-  deliver(ctx, [{ type: 'WorkflowExecutionSignaled', ...signal, requestId, externalInitiator: null }]);
+  deliver(ctx, [{ type: 'WorkflowExecutionSignaled', ...signal, requestId, externalInitiator: signal.externalInitiator ?? null }]);
   return true;
 }
 
-/** SignalWorkflowExecution. Signals from other workflows come with issue 5. */
+/** SignalWorkflowExecution, from a client or another run (see `external-requests.ts`). */
 export function signalWorkflow(ctx: Ctx, body: CommandBodyOf<'SignalWorkflowExecution'>): void {
-  if (body.externalInitiator) {
-    reject(ctx, RejectionCode.NotSupportedYet, 'signals from other workflows are not supported yet (planned: issue 5)');
-    return;
-  }
-  deliverSignal(ctx, { signalName: body.signalName, input: body.input, identity: body.identity, header: body.header });
+  deliverSignal(ctx, { signalName: body.signalName, input: body.input, identity: body.identity, header: body.header, externalInitiator: body.externalInitiator });
 }
 
 /** RequestCancelWorkflowExecution: recorded once; the workflow code decides what to do. */
 export function requestCancelWorkflow(ctx: Ctx, body: CommandBodyOf<'RequestCancelWorkflowExecution'>): void {
   const requestId = ctx.command?.requestId ?? '';
-  if (body.externalInitiator) {
-    reject(ctx, RejectionCode.NotSupportedYet, 'cancellation from other workflows is not supported yet (planned: issue 5)');
-    return;
-  }
   if (seenRequestId(ctx.state, requestId)) return;
   if (refuseIfClosed(ctx, 'cancel request') || ctx.state.executionInfo.cancelRequested) return;
   if (refuseIfFull(ctx, 'cancel request')) return;
   rememberRequestId(ctx, requestId);
   ctx.state.executionInfo.cancelRequested = true;
-  deliver(ctx, [{ type: 'WorkflowExecutionCancelRequested', cause: body.reason, externalInitiator: null, identity: body.identity }]);
+  deliver(ctx, [{ type: 'WorkflowExecutionCancelRequested', cause: body.reason, externalInitiator: body.externalInitiator, identity: body.identity }]);
 }
 
 /** TerminateWorkflowExecution: closes the run at once. */

@@ -98,8 +98,11 @@ const validators: { [K in WorkflowCommandType]: Validator<K> } = {
   ModifyWorkflowProperties: () => null,
   ContinueAsNewWorkflowExecution: continueAsNew,
   StartChildWorkflowExecution: later('BadStartChildExecutionAttributes', 'StartChildWorkflowExecution'),
-  SignalExternalWorkflowExecution: later('BadSignalWorkflowExecutionAttributes', 'SignalExternalWorkflowExecution'),
-  RequestCancelExternalWorkflowExecution: later('BadRequestCancelExternalWorkflowExecutionAttributes', 'RequestCancelExternalWorkflowExecution'),
+  SignalExternalWorkflowExecution: (_ctx, _scan, c) =>
+    !c.workflowId ? problem('BadSignalWorkflowExecutionAttributes', 'workflowId is required')
+      : !c.signalName ? problem('BadSignalWorkflowExecutionAttributes', 'signalName is required') : null,
+  RequestCancelExternalWorkflowExecution: (_ctx, _scan, c) =>
+    !c.workflowId ? problem('BadRequestCancelExternalWorkflowExecutionAttributes', 'workflowId is required') : null,
   ProtocolMessage: later('BadUpdateWorkflowExecutionMessage', 'Workflow updates (ProtocolMessage)'),
 };
 

@@ -23,6 +23,7 @@ export interface Ctx {
   state: MutableStateSnapshot;
   readonly events: HistoryEvent[];
   readonly tasks: TaskIntent[];
+  readonly commands: Command[];
   readonly replies: Reply[];
   visibilityChanged: boolean;
   closedRun: ClosedRun | null;
@@ -34,7 +35,7 @@ export interface Ctx {
 /** A context over a private copy of `state`. */
 export function openContext(state: MutableStateSnapshot, now: number, config: HistoryConfig, command: Command | null): Ctx {
   return {
-    now, config, command, state: cloneData(state), events: [], tasks: [], replies: [], visibilityChanged: false,
+    now, config, command, state: cloneData(state), events: [], tasks: [], commands: [], replies: [], visibilityChanged: false,
     closedRun: null, rejection: null, activityStartedIds: new Map(),
   };
 }
@@ -60,7 +61,7 @@ export function errorReply(replyTo: ReplyTo, runId: string | null, rejection: Re
 /** A transition that only refuses the input (and answers it when it asked for an answer). */
 export function rejectionOnly(replyTo: ReplyTo | null, runId: string | null, rejection: Rejection): Transition {
   return {
-    state: null, changed: false, events: [], tasks: [], visibility: null, closedRun: null, rejection,
+    state: null, changed: false, events: [], tasks: [], commands: [], visibility: null, closedRun: null, rejection,
     replies: replyTo ? [errorReply(replyTo, runId, rejection)] : [],
   };
 }
@@ -76,6 +77,7 @@ export function finish(ctx: Ctx, original: MutableStateSnapshot | null): Transit
     changed,
     events: ctx.events,
     tasks: ctx.tasks,
+    commands: ctx.commands,
     replies: ctx.replies,
     visibility: ctx.visibilityChanged ? visibilityRowOf(ctx.state) : null,
     closedRun: ctx.closedRun,

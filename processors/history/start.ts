@@ -26,7 +26,7 @@ function answer(command: Command, kind: Reply['kind'], runId: string): Transitio
   const replies: Reply[] = command.replyTo
     ? [{ requestId: command.replyTo.requestId, kind, runId, payload: null, failure: null, executionStatus: null }]
     : [];
-  return { state: null, changed: false, events: [], tasks: [], replies, visibility: null, closedRun: null, rejection: null };
+  return { state: null, changed: false, events: [], tasks: [], commands: [], replies, visibility: null, closedRun: null, rejection: null };
 }
 
 function alreadyStarted(command: Command, current: MutableStateSnapshot, why: string): Transition {

@@ -79,6 +79,8 @@ export class HistoryDriver {
   /** Every event written, in order (all runs). */
   readonly events: HistoryEvent[] = [];
   readonly tasks: TaskIntent[] = [];
+  /** Every command sent to other workflows (see {@link Transition.commands}), in order. */
+  readonly outbox: Command[] = [];
   last: Transition | null = null;
   now = T0;
   private seq = 0;
@@ -92,6 +94,11 @@ export class HistoryDriver {
       runId: options.runId ?? null, replyTo: options.replyTo ? { gatewayId: 'gw', requestId: options.replyTo } : null,
       body: { type, ...body },
     } as unknown as Command;
+    return this.receive(command);
+  }
+
+  /** Applies a whole command, such as one another driver's workflow sent (its {@link outbox}). */
+  receive(command: Command): Transition {
     return this.record(applyCommand(this.state, command, this.now, this.config));
   }
 
@@ -138,6 +145,7 @@ export class HistoryDriver {
     if (transition.changed) this.state = transition.state;
     this.events.push(...transition.events);
     this.tasks.push(...transition.tasks);
+    this.outbox.push(...transition.commands);
     return transition;
   }
 }

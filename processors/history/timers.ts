@@ -108,7 +108,7 @@ const handlers: { [K in TimerKind]: (ctx: Ctx, key: number) => void } = {
 };
 
 const unchanged = (): Transition => ({
-  state: null, changed: false, events: [], tasks: [], replies: [], visibility: null, closedRun: null, rejection: null,
+  state: null, changed: false, events: [], tasks: [], commands: [], replies: [], visibility: null, closedRun: null, rejection: null,
 });
 
 /**

@@ -5,6 +5,7 @@
  * @module
  */
 import type { ActivityTask } from '../../topics/schemas/activity-task/index.js';
+import type { Command } from '../../topics/schemas/command/index.js';
 import type { RetryPolicy } from '../../topics/schemas/common/v1-records.js';
 import type { HistoryEvent } from '../../topics/schemas/history-event/index.js';
 import type { MutableStateSnapshot } from '../../topics/schemas/mutable-state-snapshot/index.js';
@@ -130,6 +131,12 @@ export interface Transition {
    */
   events: HistoryEvent[];
   tasks: TaskIntent[];
+  /**
+   * Commands for other workflows (signals and cancellation requests to other runs, and their
+   * results), written to the internal commands topic in the same transaction as the events: a
+   * transactional outbox, so a re-applied batch sends them again with the same request ids.
+   */
+  commands: Command[];
   /** Answers to `replyTo`s (`Reply.requestId` = `replyTo.requestId`), including result waiters. */
   replies: Reply[];
   /** The summary row of `state`'s run when it changed (start, close, search attributes, memo). */

@@ -9,6 +9,7 @@ import { appendEvent, engineFailure, type Ctx } from './context.js';
 import { closeRun } from './close-run.js';
 import { continueAsNew } from './continue-as-new.js';
 import { requestCancelActivity } from './activity-lifecycle.js';
+import { initiateCancelExternal, initiateSignalExternal } from './external-requests.js';
 import { scheduleActivity } from './activity-tasks.js';
 import { cancelTimer, startTimer } from './user-timers.js';
 
@@ -73,8 +74,8 @@ const appliers: { [K in WorkflowCommandType]: Apply<K> } = {
   },
   ContinueAsNewWorkflowExecution: (ctx, done, c) => (continueAsNew(ctx, c, done), false),
   StartChildWorkflowExecution: notSupported('StartChildWorkflowExecution'),
-  SignalExternalWorkflowExecution: notSupported('SignalExternalWorkflowExecution'),
-  RequestCancelExternalWorkflowExecution: notSupported('RequestCancelExternalWorkflowExecution'),
+  SignalExternalWorkflowExecution: (ctx, done, c) => (initiateSignalExternal(ctx, c, done.completedEventId, done.identity), false),
+  RequestCancelExternalWorkflowExecution: (ctx, done, c) => (initiateCancelExternal(ctx, c, done.completedEventId, done.identity), false),
   ProtocolMessage: notSupported('ProtocolMessage'),
 };
 

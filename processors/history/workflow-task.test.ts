@@ -144,12 +144,12 @@ describe('workflow tasks', () => {
     assert.equal(d.state!.pendingWorkflowTask!.attempt, 2);
   });
 
-  it('fails the task for a duplicate activity id, a command after a closing one and commands of later issues', () => {
+  it('fails the task for a duplicate activity id, a command after a closing one, a bad timer cancel and a signal without a name', () => {
     const cases = [
       { commands: [scheduleActivity('a'), scheduleActivity('a')], cause: 'ScheduleActivityDuplicateId', code: 'ScheduleActivityDuplicateId' },
       { commands: [{ type: 'CompleteWorkflowExecution' as const, result: null }, scheduleActivity('a')], cause: 'BadCompleteWorkflowExecutionAttributes', code: 'BadCompleteWorkflowExecutionAttributes' },
       { commands: [{ type: 'CancelTimer' as const, timerId: 'nope' }], cause: 'BadCancelTimerAttributes', code: 'BadCancelTimerAttributes' },
-      { commands: [{ type: 'SignalExternalWorkflowExecution' as const, namespace: null, workflowId: 'w', runId: null, signalName: 's', input: [], childWorkflowOnly: false, header: {} }], cause: 'BadSignalWorkflowExecutionAttributes', code: 'NotSupportedYet' },
+      { commands: [{ type: 'SignalExternalWorkflowExecution' as const, namespace: null, workflowId: 'w', runId: null, signalName: '', input: [], childWorkflowOnly: false, header: {} }], cause: 'BadSignalWorkflowExecutionAttributes', code: 'BadSignalWorkflowExecutionAttributes' },
     ];
     for (const { commands, cause, code } of cases) {
       const d = new HistoryDriver();

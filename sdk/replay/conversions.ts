@@ -109,6 +109,17 @@ export function toWorkflowCommand(command: SandboxCommand, context: CommandConte
       return { type: 'StartTimer', timerId: String(command.seq), startToFireTimeoutMs: command.ms };
     case 'CancelTimer':
       return { type: 'CancelTimer', timerId: String(command.seq) };
+    case 'SignalExternalWorkflowExecution':
+      return {
+        type: 'SignalExternalWorkflowExecution', namespace: null, workflowId: String(command.workflowId),
+        runId: command.runId === null ? null : String(command.runId), signalName: String(command.signalName),
+        input: Array.from(command.args) as Payload[], childWorkflowOnly: false, header: {},
+      };
+    case 'RequestCancelExternalWorkflowExecution':
+      return {
+        type: 'RequestCancelExternalWorkflowExecution', namespace: null, workflowId: String(command.workflowId),
+        runId: command.runId === null ? null : String(command.runId), childWorkflowOnly: false, reason: '',
+      };
     case 'CompleteWorkflowExecution':
       return { type: 'CompleteWorkflowExecution', result: command.result as Payload };
     case 'FailWorkflowExecution':

@@ -52,6 +52,12 @@ export class HistoryApplier {
   #skipPatchUpsert = false;
   readonly #seqByScheduledEventId = new Map<number, number>();
   readonly #scheduledEventIdBySeq = new Map<number, number>();
+  /**
+   * Signals and cancellation requests to other workflows carry no id of their own: the code
+   * numbers them in issue order, so the n-th `…ExternalWorkflowExecutionInitiated` event is its
+   * request n.
+   */
+  readonly #externalSeqByInitiatedEventId = new Map<number, number>();
 
   constructor(run: RunState) {
     this.#run = run;
@@ -127,6 +133,10 @@ export class HistoryApplier {
       throw this.#nonDeterminism(event.eventId, describeEvent(event), command === undefined ? null : describeCommand(command));
     }
     matching.next++;
+    const type = event.attributes.type;
+    if (type === 'SignalExternalWorkflowExecutionInitiated' || type === 'RequestCancelExternalWorkflowExecutionInitiated') {
+      this.#externalSeqByInitiatedEventId.set(event.eventId, this.#externalSeqByInitiatedEventId.size + 1);
+    }
     if (event.attributes.type === 'ActivityTaskScheduled') {
       const seq = Number(event.attributes.activityId);
       this.#seqByScheduledEventId.set(event.eventId, seq);
@@ -194,6 +204,12 @@ export class HistoryApplier {
     this.#jobs.push({ type: 'resolveActivity', seq, resolution });
   }
 
+  #resolveExternal(initiatedEventId: number, failureCause: string | null): void {
+    const seq = this.#externalSeqByInitiatedEventId.get(initiatedEventId);
+    if (seq === undefined) throw new HistoryShapeError(`an outcome for external request event ${initiatedEventId}, which is not an …Initiated event of this run`);
+    this.#jobs.push({ type: 'resolveExternal', seq, failureCause });
+  }
+
   readonly #ignore = (): void => undefined;
   readonly #command = (event: HistoryEvent): void => this.#commandEvent(event);
 
@@ -254,6 +270,10 @@ export class HistoryApplier {
     StartChildWorkflowExecutionInitiated: this.#command,
     SignalExternalWorkflowExecutionInitiated: this.#command,
     RequestCancelExternalWorkflowExecutionInitiated: this.#command,
+    SignalExternalWorkflowExecutionFailed: (e) => this.#resolveExternal(e.attributes.initiatedEventId, e.attributes.cause),
+    ExternalWorkflowExecutionSignaled: (e) => this.#resolveExternal(e.attributes.initiatedEventId, null),
+    RequestCancelExternalWorkflowExecutionFailed: (e) => this.#resolveExternal(e.attributes.initiatedEventId, e.attributes.cause),
+    ExternalWorkflowExecutionCancelRequested: (e) => this.#resolveExternal(e.attributes.initiatedEventId, null),
     // Closed from outside: no workflow code runs any more.
     WorkflowExecutionTerminated: this.#ignore,
     WorkflowExecutionTimedOut: this.#ignore,
@@ -267,9 +287,5 @@ export class HistoryApplier {
     ChildWorkflowExecutionCanceled: this.#ignore,
     ChildWorkflowExecutionTimedOut: this.#ignore,
     ChildWorkflowExecutionTerminated: this.#ignore,
-    SignalExternalWorkflowExecutionFailed: this.#ignore,
-    ExternalWorkflowExecutionSignaled: this.#ignore,
-    RequestCancelExternalWorkflowExecutionFailed: this.#ignore,
-    ExternalWorkflowExecutionCancelRequested: this.#ignore,
   };
 }

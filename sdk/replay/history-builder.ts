@@ -178,6 +178,22 @@ export class HistoryBuilder {
     return this;
   }
 
+  /**
+   * The engine's answer to the last signal or cancellation request sent to `workflowId`:
+   * `ExternalWorkflowExecutionSignaled` / `…CancelRequested`, or the `…Failed` event with `failureCause`.
+   */
+  externalAnswered(workflowId: string, failureCause: 'ExternalWorkflowExecutionNotFound' | null = null): this {
+    const initiated = this.events.findLast((e) =>
+      (e.attributes.type === 'SignalExternalWorkflowExecutionInitiated' || e.attributes.type === 'RequestCancelExternalWorkflowExecutionInitiated')
+      && e.attributes.workflowExecution.workflowId === workflowId);
+    if (initiated === undefined) throw new Error(`no signal or cancellation request was sent to ${workflowId}`);
+    const common = { initiatedEventId: initiated.eventId, namespace: 'default', workflowExecution: { workflowId, runId: null } };
+    const isSignal = initiated.attributes.type === 'SignalExternalWorkflowExecutionInitiated';
+    if (failureCause === null) this.#add({ type: isSignal ? 'ExternalWorkflowExecutionSignaled' : 'ExternalWorkflowExecutionCancelRequested', ...common });
+    else this.#add({ type: isSignal ? 'SignalExternalWorkflowExecutionFailed' : 'RequestCancelExternalWorkflowExecutionFailed', cause: failureCause, workflowTaskCompletedEventId: 0, ...common });
+    return this;
+  }
+
   /** `WorkflowExecutionCancelRequested`. */
   cancelRequested(cause = 'test cancel'): this {
     this.#add({ type: 'WorkflowExecutionCancelRequested', cause, externalInitiator: null, identity: 'test' });
@@ -208,6 +224,14 @@ export class HistoryBuilder {
       case 'CancelTimer': {
         const started = this.events.findLast((e) => e.attributes.type === 'TimerStarted' && e.attributes.timerId === command.timerId);
         return { type: 'TimerCanceled', timerId: command.timerId, startedEventId: started?.eventId ?? 0, workflowTaskCompletedEventId: c, identity: 'test' };
+      }
+      case 'SignalExternalWorkflowExecution': {
+        const { type: _type, namespace, workflowId, runId, ...rest } = command;
+        return { ...rest, type: 'SignalExternalWorkflowExecutionInitiated', namespace: namespace ?? 'default', workflowExecution: { workflowId, runId }, workflowTaskCompletedEventId: c };
+      }
+      case 'RequestCancelExternalWorkflowExecution': {
+        const { type: _type, namespace, workflowId, runId, ...rest } = command;
+        return { ...rest, type: 'RequestCancelExternalWorkflowExecutionInitiated', namespace: namespace ?? 'default', workflowExecution: { workflowId, runId }, workflowTaskCompletedEventId: c };
       }
       case 'CompleteWorkflowExecution':
         return { type: 'WorkflowExecutionCompleted', result: command.result, workflowTaskCompletedEventId: c, newExecutionRunId: null };

@@ -17,7 +17,7 @@ import type {
 } from './bridge.js';
 import { ContinueAsNew } from './continue-as-new.js';
 import { createRootScope, type CancellationScope } from './cancellation-scope.js';
-import { ActivityFailure, DeterminismViolationError, IllegalStateError, isCancellation, WorkflowFailure } from './errors.js';
+import { ActivityFailure, ApplicationFailure, DeterminismViolationError, IllegalStateError, isCancellation, WorkflowFailure } from './errors.js';
 import { errorFromFailureInfo, failureInfoFromError } from './failure-info.js';
 import { createPrng, type Random } from './prng.js';
 import { copyIntoRealm } from './realm-copy.js';
@@ -46,15 +46,22 @@ export interface PendingCondition {
   resolve(): void;
 }
 
-type SeqKind = 'activity' | 'timer' | 'condition' | 'sideEffect';
+type SeqKind = 'activity' | 'timer' | 'condition' | 'sideEffect' | 'external';
 
 /** What a query handler tried to do, per sequence kind (for the refusal's message). */
 const SEQ_ACTION: Readonly<Record<SeqKind, string>> = {
   activity: 'schedule an activity',
   timer: 'start a timer',
   condition: 'wait on a condition',
+  external: 'signal or cancel another workflow',
   sideEffect: 'record a side effect',
 };
+
+/** The error a signal or cancellation request to another workflow rejects with (Temporal's wording). */
+function externalFailure(cause: string): ApplicationFailure {
+  const what = cause === 'ExternalWorkflowExecutionNotFound' ? 'it was not found (or is already closed)' : cause;
+  return ApplicationFailure.nonRetryable(`Unable to signal or cancel external workflow because ${what}`, cause);
+}
 
 /** The state of one run inside its sandbox. */
 export class Activator {
@@ -73,6 +80,8 @@ export class Activator {
   readonly activities = new Map<number, PendingActivity>();
   readonly timers = new Map<number, Completion>();
   readonly conditions = new Map<number, PendingCondition>();
+  /** Signals and cancellation requests sent to other workflows, awaiting the engine's answer. */
+  readonly externals = new Map<number, Completion>();
   readonly signalHandlers = new Map<string, SignalHandler>();
   readonly bufferedSignals: { signalName: string; args: unknown[] }[] = [];
   readonly queryHandlers = new Map<string, QueryHandler>();
@@ -82,7 +91,7 @@ export class Activator {
   readonly sentPatches = new Set<string>();
   /** Values the replayed history recorded for `sideEffect` calls, by sequence number, until read. */
   readonly recordedSideEffects = new Map<number, unknown>();
-  readonly #seqs: Record<SeqKind, number> = { activity: 0, timer: 0, condition: 0, sideEffect: 0 };
+  readonly #seqs: Record<SeqKind, number> = { activity: 0, timer: 0, condition: 0, sideEffect: 0, external: 0 };
   #commands: SandboxCommand[] = [];
   #taskFailure: { error: unknown } | null = null;
   #closed = false;
@@ -285,6 +294,12 @@ export class Activator {
         if (handler === undefined) this.bufferedSignals.push({ signalName: job.signalName, args: job.args });
         else this.invokeSignalHandler(handler, job.args);
         return;
+      }
+      case 'resolveExternal': {
+        const pending = this.externals.get(job.seq);
+        if (pending === undefined) return;
+        this.externals.delete(job.seq);
+        return job.failureCause === null ? pending.resolve(undefined) : pending.reject(externalFailure(job.failureCause));
       }
       case 'cancelWorkflow':
         this.cancelRequested = true;

@@ -102,6 +102,8 @@ export type ActivationJob =
   | { type: 'fireTimer'; seq: number }
   | { type: 'signal'; signalName: string; args: unknown[] }
   | { type: 'cancelWorkflow'; reason: string }
+  /** The signal or cancellation request `seq` sent to another workflow reached it (cause null) or not. */
+  | { type: 'resolveExternal'; seq: number; failureCause: string | null }
   /** Replay only: the task being replayed recorded this patch marker, so `patched(patchId)` is true. */
   | { type: 'notifyHasPatch'; patchId: string }
   /** Replay only: the value `sideEffect` number `seq` recorded in the task being replayed (decoded). */
@@ -141,6 +143,10 @@ export type SandboxCommand =
   | { type: 'RequestCancelActivityTask'; seq: number }
   | { type: 'StartTimer'; seq: number; ms: number }
   | { type: 'CancelTimer'; seq: number }
+  /** `getExternalWorkflowHandle(…).signal`; `args` are encoded payloads. */
+  | { type: 'SignalExternalWorkflowExecution'; seq: number; workflowId: string; runId: string | null; signalName: string; args: unknown[] }
+  /** `getExternalWorkflowHandle(…).cancel`. */
+  | { type: 'RequestCancelExternalWorkflowExecution'; seq: number; workflowId: string; runId: string | null }
   /** `result` is an encoded payload. */
   | { type: 'CompleteWorkflowExecution'; result: unknown }
   | { type: 'FailWorkflowExecution'; failure: FailureInfo }

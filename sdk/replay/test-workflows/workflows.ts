@@ -9,6 +9,7 @@ import {
   condition,
   continueAsNew,
   defineSignal,
+  getExternalWorkflowHandle,
   isCancellation,
   makeContinueAsNewFunc,
   proxyActivities,
@@ -183,4 +184,16 @@ export async function handsOver(): Promise<string> {
   } finally {
     upsertSearchAttributes({ HandedOver: { type: 'Bool', value: true } });
   }
+}
+
+/** Signals `target` ('go', 7), then asks it to cancel; returns how far it got. */
+export async function notifier(target: string): Promise<string> {
+  const handle = getExternalWorkflowHandle(target);
+  try {
+    await handle.signal(defineSignal<[number]>('go'), 7);
+  } catch (err) {
+    return `signal failed: ${err instanceof ApplicationFailure ? err.type : String(err)}`;
+  }
+  await handle.cancel();
+  return 'signalled and cancelled';
 }
