@@ -6,7 +6,8 @@
  *
  * Each checkout's engine and workers run as a process of their own (its test/support/engine-main.ts)
  * on their own topic prefix; this process alternates one workflow on A and one on B (the order
- * swaps every round) and prints both medians and the B/A ratio.
+ * swaps every round) and prints both medians and the B/A ratio. Both are driven by this checkout's
+ * client and run at once, so it compares engine (and worker) changes, under the load of both.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';

@@ -33,8 +33,10 @@ export interface CoordinatorCachingProducer {
  * KafkaJS 2.2.4 sends FindCoordinator before every AddPartitionsToTxn and every EndTxn, so a
  * transaction cost five round trips instead of three. A transactional producer here is used until
  * its first failure and then discarded (see kafka-transactions.ts), so a coordinator that moved
- * costs one failed transaction and the next producer looks it up afresh; the broker connection
- * itself is still resolved on every call, so a dropped connection reconnects as before.
+ * (a broker restart, a `__transaction_state` leader change) costs one failed transaction — after
+ * KafkaJS's retries of AddPartitionsToTxn against the old node, a few seconds — and the shard's
+ * re-fence with a new producer, which looks it up afresh. The broker connection itself is still
+ * resolved on every call, so a dropped connection reconnects as before.
  * Only the lookup of transaction coordinators is cached; consumer group lookups are untouched.
  */
 export function producerWithCachedCoordinator(kafka: Kafka, config: ProducerConfig): CoordinatorCachingProducer {
