@@ -88,7 +88,22 @@ export class TaskConsumer {
     await this.consumer?.stop();
   }
 
+  /**
+   * Opens an assigned partition. Reading its positions can fail (a broker blip); the partition is
+   * then retried while it stays assigned, instead of being left idle or the rejection escaping.
+   */
   private async startPartition(partition: number): Promise<void> {
+    for (let pause = 100; ; pause = Math.min(pause * 2, 5_000)) {
+      try {
+        return await this.openPartition(partition);
+      } catch {
+        if (this.stopping || !this.consumer?.assignment().includes(partition)) return;
+        await new Promise((r) => setTimeout(r, pause));
+      }
+    }
+  }
+
+  private async openPartition(partition: number): Promise<void> {
     const consumer = this.consumer!;
     const positions = await consumer.committedPositions(partition);
     const end = await this.options.log.endOffset(this.options.topic, partition);
