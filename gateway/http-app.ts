@@ -48,18 +48,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
   app.post(API, async (req, res) => {
     const namespace = requireString(req.params.namespace, 'namespace');
     const body = (req.body ?? {}) as Record<string, unknown>;
-    const start = badInput(() => startRequest(
-      {
-        namespace,
-        workflowId: requireString(body.workflowId, 'workflowId'),
-        workflowType: requireString(body.workflowType, 'workflowType'),
-        taskQueue: requireString(body.taskQueue, 'taskQueue'),
-        args: optionalArray(body.args, 'args'),
-        ...pick(body, ['workflowIdConflictPolicy', 'workflowIdReusePolicy', 'workflowExecutionTimeout', 'workflowRunTimeout', 'workflowTaskTimeout', 'searchAttributes', 'memo']),
-      },
-      engine.dataConverter,
-      'http-gateway',
-    ));
+    const start = startFromBody(engine, namespace, requireString(body.workflowId, 'workflowId'), body);
     const command = engine.client.envelope(namespace, body.workflowId as string, { type: 'StartWorkflowExecution', ...start }, typeof body.requestId === 'string' ? { requestId: body.requestId } : {});
     const reply = await replyOrThrow(await engine.client.send(command, { awaitReply: true }));
     res.status(reply.kind === 'StartAccepted' ? 201 : 200).json({ workflowId: body.workflowId, runId: reply.runId, started: reply.kind === 'StartAccepted' });
@@ -68,20 +57,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
   app.post(`${API}/:workflowId/signal-with-start`, async (req, res) => {
     const { namespace, workflowId } = ids(req);
     const body = (req.body ?? {}) as Record<string, unknown>;
-    const start = badInput(() =>
-      startRequest(
-        {
-          namespace,
-          workflowId,
-          workflowType: requireString(body.workflowType, 'workflowType'),
-          taskQueue: requireString(body.taskQueue, 'taskQueue'),
-          args: optionalArray(body.args, 'args'),
-          ...pick(body, ['workflowIdConflictPolicy', 'workflowIdReusePolicy', 'workflowExecutionTimeout', 'workflowRunTimeout', 'workflowTaskTimeout', 'searchAttributes', 'memo']),
-        },
-        engine.dataConverter,
-        'http-gateway',
-      ),
-    );
+    const start = startFromBody(engine, namespace, workflowId, body);
     const signalInput = optionalArray(body.signalArgs, 'signalArgs').map((a) => engine.dataConverter.toPayload(a));
     const command = engine.client.envelope(
       namespace,
@@ -208,6 +184,24 @@ function pick(body: Record<string, unknown>, keys: readonly string[]): Record<st
 }
 
 /** An Error reply becomes an exception carrying the engine's code (mapped to a status). */
+/** The start request of an HTTP start or signal-with-start body (400 on a malformed field). */
+function startFromBody(engine: Engine, namespace: string, workflowId: string, body: Record<string, unknown>) {
+  return badInput(() =>
+    startRequest(
+      {
+        namespace,
+        workflowId,
+        workflowType: requireString(body.workflowType, 'workflowType'),
+        taskQueue: requireString(body.taskQueue, 'taskQueue'),
+        args: optionalArray(body.args, 'args'),
+        ...pick(body, ['workflowIdConflictPolicy', 'workflowIdReusePolicy', 'workflowExecutionTimeout', 'workflowRunTimeout', 'workflowTaskTimeout', 'searchAttributes', 'memo']),
+      },
+      engine.dataConverter,
+      'http-gateway',
+    ),
+  );
+}
+
 async function replyOrThrow(reply: Reply | undefined): Promise<Reply> {
   if (!reply) throw new LogbookError('REPLY_TIMEOUT', 'the engine did not answer');
   if (reply.kind === 'Error') throw new LogbookError(reply.failure?.code ?? 'ENGINE_ERROR', reply.failure?.message ?? 'the engine refused the request');

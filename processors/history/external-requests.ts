@@ -16,6 +16,7 @@ import type {
 } from '../../topics/schemas/common/v1-enums.js';
 import type { ExternalInitiatorInfo } from '../../topics/schemas/common/v1-records.js';
 import type { PendingExternalRequestInfo } from '../../topics/schemas/mutable-state-snapshot/index.js';
+import type { HistoryEventAttributes } from '../../topics/schemas/history-event/index.js';
 import { appendEvent, type Ctx } from './context.js';
 import { deliver } from './delivery.js';
 import { RejectionCode, type Transition } from './transition.js';
@@ -81,32 +82,33 @@ function takePending(list: PendingExternalRequestInfo[], initiatedEventId: numbe
  */
 const latestCompletion = (ctx: Ctx) => ctx.state.executionInfo.lastWorkflowTaskCompletedEventId ?? 0;
 
+/** The pending request an answer closes, and the event that records the answer; nothing if it is not pending. */
+function recordAnswer(
+  ctx: Ctx,
+  pendingList: PendingExternalRequestInfo[],
+  initiatedEventId: number,
+  event: (pending: PendingExternalRequestInfo, workflowExecution: { workflowId: string; runId: string | null }) => HistoryEventAttributes,
+): void {
+  if (ctx.state.executionInfo.status !== 'Running') return;
+  const pending = takePending(pendingList, initiatedEventId);
+  if (!pending) return;
+  deliver(ctx, [event(pending, { workflowId: pending.workflowId, runId: pending.runId })]);
+}
+
 /** RecordSignalExternalWorkflowExecutionResult: the target's answer reaches the initiator. */
 export function recordSignalExternalResult(ctx: Ctx, body: CommandBodyOf<'RecordSignalExternalWorkflowExecutionResult'>): void {
-  if (ctx.state.executionInfo.status !== 'Running') return;
-  const pending = takePending(ctx.state.pendingSignalExternals, body.initiatedEventId);
-  if (!pending) return;
-  const workflowExecution = { workflowId: pending.workflowId, runId: pending.runId };
-  deliver(ctx, [body.failureCause === null
-    ? { type: 'ExternalWorkflowExecutionSignaled', initiatedEventId: pending.initiatedEventId, namespace: pending.namespace, workflowExecution }
-    : {
-        type: 'SignalExternalWorkflowExecutionFailed', cause: body.failureCause, workflowTaskCompletedEventId: latestCompletion(ctx),
-        namespace: pending.namespace, workflowExecution, initiatedEventId: pending.initiatedEventId,
-      }]);
+  recordAnswer(ctx, ctx.state.pendingSignalExternals, body.initiatedEventId, ({ initiatedEventId, namespace }, workflowExecution) =>
+    body.failureCause === null
+      ? { type: 'ExternalWorkflowExecutionSignaled', initiatedEventId, namespace, workflowExecution }
+      : { type: 'SignalExternalWorkflowExecutionFailed', cause: body.failureCause, workflowTaskCompletedEventId: latestCompletion(ctx), namespace, workflowExecution, initiatedEventId });
 }
 
 /** RecordRequestCancelExternalWorkflowExecutionResult: the target's answer reaches the initiator. */
 export function recordCancelExternalResult(ctx: Ctx, body: CommandBodyOf<'RecordRequestCancelExternalWorkflowExecutionResult'>): void {
-  if (ctx.state.executionInfo.status !== 'Running') return;
-  const pending = takePending(ctx.state.pendingCancelExternals, body.initiatedEventId);
-  if (!pending) return;
-  const workflowExecution = { workflowId: pending.workflowId, runId: pending.runId };
-  deliver(ctx, [body.failureCause === null
-    ? { type: 'ExternalWorkflowExecutionCancelRequested', initiatedEventId: pending.initiatedEventId, namespace: pending.namespace, workflowExecution }
-    : {
-        type: 'RequestCancelExternalWorkflowExecutionFailed', cause: body.failureCause, workflowTaskCompletedEventId: latestCompletion(ctx),
-        namespace: pending.namespace, workflowExecution, initiatedEventId: pending.initiatedEventId,
-      }]);
+  recordAnswer(ctx, ctx.state.pendingCancelExternals, body.initiatedEventId, ({ initiatedEventId, namespace }, workflowExecution) =>
+    body.failureCause === null
+      ? { type: 'ExternalWorkflowExecutionCancelRequested', initiatedEventId, namespace, workflowExecution }
+      : { type: 'RequestCancelExternalWorkflowExecutionFailed', cause: body.failureCause, workflowTaskCompletedEventId: latestCompletion(ctx), namespace, workflowExecution, initiatedEventId });
 }
 
 function signalFailureCause(code: string): SignalExternalWorkflowExecutionFailedCause {
