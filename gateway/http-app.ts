@@ -8,7 +8,6 @@ import type { Engine } from './engine.js';
 import { ShardUnavailableError } from './engine.js';
 import { errorHandler, HttpError, optionalArray, requireString } from './http-errors.js';
 import { toJsonView } from './json-views.js';
-import { openRunsLackingPatch } from './patch-listing.js';
 import { awaitRunResult, closedRunOutcome } from './run-outcome.js';
 import { UI_HTML } from './ui.js';
 import { taskRoutes } from './task-endpoints/task-routes.js';
@@ -144,14 +143,6 @@ export function createHttpApp(options: HttpAppOptions): Express {
     // `raw=1` returns the events as the SDK needs them (payloads as base64 with metadata).
     res.json(req.query.raw ? { events: events.map(rawView) } : { runId, events: toJsonView(events, engine.dataConverter) });
   }));
-
-  // Versioning: the open runs a patch's removal would break. Answered from this node's shards.
-  app.get('/api/v1/namespaces/:namespace/patches/:patchId/open-runs-lacking', async (req, res) => {
-    const workflowType = requireString(req.query.workflowType, 'workflowType');
-    const query = { namespace: String(req.params.namespace), workflowType, patchId: String(req.params.patchId) };
-    const rows = await openRunsLackingPatch(engine.localVisibilityRows(), query);
-    res.json({ runs: rows.map((r) => ({ workflowId: r.workflowId, runId: r.runId, startTime: new Date(r.startTime).toISOString() })) });
-  });
 
   app.use(taskRoutes(engine));
   app.use(visibilityRoutes(engine));

@@ -89,9 +89,7 @@ function invalidQueryAs400<T>(run: () => T): T {
 
 /** The namespace's matching rows on this node's shards; a shard owned but not yet open is unavailable, not empty. */
 async function localMatchingRows(engine: Engine, namespace: string, predicate: RowPredicate): Promise<VisibilityRow[]> {
-  for (const shard of engine.node.ownedShards()) {
-    if (!engine.node.processor(shard)?.localStore) throw new ShardUnavailableError(shard, undefined);
-  }
+  requireOwnedShardsOpen(engine);
   const rows: VisibilityRow[] = [];
   for await (const row of engine.localVisibilityRows()) {
     if (row.namespace === namespace && invalidQueryAs400(() => predicate(row))) rows.push(row);
@@ -100,10 +98,21 @@ async function localMatchingRows(engine: Engine, namespace: string, predicate: R
 }
 
 /**
- * The `local=1` answers of every other member owning shards. Every shard must have an owner, so
- * that no run is silently left out while the group rebalances.
+ * Throws while a shard this node owns is not open yet: its rows are unavailable, not absent.
+ * @throws ShardUnavailableError
  */
-async function askPeers<T>(engine: Engine, path: string, params: URLSearchParams): Promise<T[]> {
+export function requireOwnedShardsOpen(engine: Engine): void {
+  for (const shard of engine.node.ownedShards()) {
+    if (!engine.node.processor(shard)?.localStore) throw new ShardUnavailableError(shard, undefined);
+  }
+}
+
+/**
+ * The `local=1` answers of every other member owning shards, for a GET of `path` with `params`.
+ * Every shard must have an owner, so that no run is silently left out while the group rebalances.
+ * @throws ShardUnavailableError when a shard has no owner; HttpError with a peer's status when it fails
+ */
+export async function askPeers<T>(engine: Engine, path: string, params: URLSearchParams): Promise<T[]> {
   const mine = new Set(engine.node.ownedShards());
   const members = await engine.node.members();
   const covered = new Set(members.flatMap((m) => m.partitions));

@@ -1,11 +1,13 @@
 /**
  * The visibility routes: list runs (`GET …/workflows?query=`) and count them
- * (`GET …/workflow-count?query=`) with the filter language of `visibility-query/`.
+ * (`GET …/workflow-count?query=`) with the filter language of `visibility-query/`, and the open
+ * runs lacking a patch (`GET …/patches/{patchId}/open-runs-lacking?workflowType=`).
  * @module
  */
 import { Router, type Request } from 'express';
 import type { Engine } from './engine.js';
-import { HttpError } from './http-errors.js';
+import { HttpError, requireString } from './http-errors.js';
+import { listOpenRunsLackingPatch } from './patch-listing.js';
 import { countExecutions, DEFAULT_PAGE_SIZE, listExecutions, MAX_PAGE_SIZE } from './visibility-listing.js';
 
 /** Routes answering list and count from the visibility rows of every shard (`local=1`: this node's shards only). */
@@ -19,6 +21,12 @@ export function visibilityRoutes(engine: Engine): Router {
   });
   router.get('/api/v1/namespaces/:namespace/workflow-count', async (req, res) => {
     res.json({ count: await countExecutions(engine, String(req.params.namespace), queryOf(req), isLocal(req)) });
+  });
+  // Versioning: the open runs a patch's removal would break.
+  router.get('/api/v1/namespaces/:namespace/patches/:patchId/open-runs-lacking', async (req, res) => {
+    const workflowType = requireString(req.query.workflowType, 'workflowType');
+    const query = { namespace: String(req.params.namespace), workflowType, patchId: String(req.params.patchId) };
+    res.json({ runs: await listOpenRunsLackingPatch(engine, query, isLocal(req)) });
   });
   return router;
 }

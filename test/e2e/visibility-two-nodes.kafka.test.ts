@@ -9,7 +9,7 @@ import { kafkaBrokers, uniqueName, waitFor } from '../support/test-env.js';
 
 const shardsOf = async (endpoint: string) => ((await (await fetch(`${endpoint}/healthz`)).json()) as { shards: number[] }).shards;
 
-test('with two nodes each owning shards, either node lists and counts the runs of every shard, paged once each', async () => {
+test('with two nodes each owning shards, either node lists and counts the runs of every shard, paged once each, and lists the open runs lacking a patch on every shard', async () => {
   const prefix = uniqueName('visibility2').replaceAll('-', '_');
   const shards = 4;
   const dirs = [await mkdtemp(join(tmpdir(), 'logbook-vis-')), await mkdtemp(join(tmpdir(), 'logbook-vis-'))];
@@ -39,6 +39,8 @@ test('with two nodes each owning shards, either node lists and counts the runs o
       assert.deepEqual(listed.map((r) => r.workflowId).sort(), [...ids].sort(), 'every run exactly once across pages of 5');
       const starts = listed.map((r) => Date.parse(r.startTime));
       assert.deepEqual(starts, [...starts].sort((x, y) => y - x), 'newest start first');
+      const lacking = await client.openRunsLackingPatch('idle', 'some-patch');
+      assert.deepEqual(lacking.map((r) => r.workflowId).sort(), [...ids].sort(), 'no run recorded the patch, on either node');
     }
   } finally {
     await b.stop();
