@@ -15,7 +15,7 @@ import { Keyspace } from './store-layout.js';
  * visibility row (`runId`) and two for an event (`runId/eventId`), so the workflow `a` never takes
  * the records of a workflow `a/b` with it.
  */
-export async function purgeRecords(store: ShardStore, catalog: TopicCatalog, shard: number, workflowKey: string): Promise<OutgoingRecord[]> {
+export async function purgeRecords(store: Pick<ShardStore, 'entries'>, catalog: TopicCatalog, shard: number, workflowKey: string): Promise<OutgoingRecord[]> {
   const prefix = `${workflowKey}/`;
   const bounds = { gte: prefix, lt: `${workflowKey}0` };
   const tombstone = (topic: string, key: string): OutgoingRecord => ({ topic, partition: shard, key, value: null });

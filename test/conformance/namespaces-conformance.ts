@@ -161,6 +161,22 @@ export function namespacesConformance(backend: 'kafka' | 'embedded'): void {
     assert.ok([...latest.values()].every((v) => v === null), 'every event key ends with a tombstone');
   });
 
+  test('retention deletes every run of a continue-as-new chain once its last run closed', async () => {
+    const name = uniqueName('chains');
+    await namespaces.register(name, { retention: '1s' });
+    const queue = uniqueName('chain');
+    await startWorker(name, queue);
+    const client = new WorkflowClient({ address, namespace: name });
+    const workflowId = uniqueName('chain');
+    const handle = await client.start('chain', { workflowId, taskQueue: queue, args: [3] });
+    assert.equal((await handle.result()).result, 1);
+    const firstRunId = handle.runId!;
+    assert.ok((await t.engine.history(name, workflowId, firstRunId)).length > 0);
+    await waitFor('the chain to be deleted', async () => (await t.engine.describe(name, workflowId)) === null, 30_000);
+    assert.deepEqual(await t.engine.history(name, workflowId, firstRunId), [], 'the first run of the chain is gone too');
+    assert.equal(await client.count(`WorkflowId = '${workflowId}'`), 0, 'no run of the chain is listed');
+  });
+
   test('starts over startsPerSecond and calls over apiCallsPerSecond get 429 RESOURCE_EXHAUSTED with retry-after', async () => {
     const name = uniqueName('throttled');
     // One token per 10 s: a second call inside that window is refused however slow the machine is.

@@ -3,7 +3,7 @@
  * starts many activities together (dispatch rate limits).
  * @module
  */
-import { proxyActivities } from '../../sdk/workflow/index.js';
+import { continueAsNew, proxyActivities } from '../../sdk/workflow/index.js';
 
 /** Activities the tests register: `tick` records when it started. */
 export interface NamespaceTestActivities {
@@ -21,4 +21,10 @@ export async function quick(value: string): Promise<string> {
 export async function fanOut(count: number): Promise<number> {
   const done = await Promise.all(Array.from({ length: count }, (_, i) => tick(i)));
   return done.length;
+}
+
+/** Continues as new `runs - 1` times, then completes: a chain of `runs` runs under one workflow id. */
+export async function chain(runs: number): Promise<number> {
+  if (runs > 1) return continueAsNew<typeof chain>(runs - 1);
+  return runs;
 }
