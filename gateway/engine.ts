@@ -100,13 +100,15 @@ export class Engine {
     await mkdir(options.dataDirectory, { recursive: true });
     const opened = await openLog(options.log);
     const log = options.wrapLog ? options.wrapLog(opened) : opened;
+    let namespaces: NamespaceRegistry | undefined;
     try {
       await ensureTopics(log.admin, catalog);
-      const namespaces = await NamespaceRegistry.open(log, catalog, serde, options.namespaces?.pollMs ? { pollMs: options.namespaces.pollMs } : {});
+      namespaces = await NamespaceRegistry.open(log, catalog, serde, options.namespaces?.pollMs ? { pollMs: options.namespaces.pollMs } : {});
       // The history settings with the registry's limits and retentions, rebuilt when it changes.
       const baseHistory = options.history ?? defaultHistoryConfig;
-      let history = historyConfigWith(baseHistory, namespaces.list());
-      namespaces.onChange(() => (history = historyConfigWith(baseHistory, namespaces.list())));
+      const registry = namespaces;
+      let history = historyConfigWith(baseHistory, registry.list());
+      registry.onChange(() => (history = historyConfigWith(baseHistory, registry.list())));
       const node = new HistoryNode({
         log,
         catalog,
@@ -124,6 +126,7 @@ export class Engine {
       await node.start();
       return new Engine(log, catalog, serde, dataConverter, node, replies, namespaces, options.namespaces?.requireRegistration ?? false);
     } catch (error) {
+      await namespaces?.close();
       await log.close();
       throw error;
     }

@@ -57,8 +57,9 @@ export class NamespaceRegistry {
 
   /** Creates the topic if needed, reads it to its end and keeps tailing it. */
   static async open(log: Log, catalog: TopicCatalog, serde: Serde, options: NamespaceRegistryOptions = {}): Promise<NamespaceRegistry> {
-    // Workers may start before any engine node created the fixed topics.
-    await log.admin.createTopics(catalog.fixedTopics.filter((t) => t.name === catalog.namespaces));
+    // Workers may start before any engine node created the fixed topics. A worker whose Kafka
+    // principal may not create topics (see the ACL recipe in the README) reads the existing one.
+    await log.admin.createTopics(catalog.fixedTopics.filter((t) => t.name === catalog.namespaces)).catch(() => undefined);
     const registry = new NamespaceRegistry(log, catalog, serde, options.clock ?? Date.now);
     await registry.catchUp();
     const pollMs = options.pollMs ?? 500;
