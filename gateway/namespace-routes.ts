@@ -24,7 +24,8 @@ export function namespaceRoutes(engine: Engine): Router {
     if (typeof name !== 'string') throw new HttpError(400, 'INVALID_ARGUMENT', `'name' must be a non-empty string`);
     res.status(201).json(namespaceView(await invalidAs400(() => registry.register(name, changesOf(body)))));
   });
-  router.get('/api/v1/namespaces', (_req, res) => {
+  router.get('/api/v1/namespaces', async (_req, res) => {
+    await registry.catchUp();
     res.json({ namespaces: registry.list().map(namespaceView) });
   });
   router.get('/api/v1/namespaces/:namespace', async (req, res) => {
