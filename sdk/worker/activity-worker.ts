@@ -62,6 +62,8 @@ export class ActivityWorker {
     private readonly connection: WorkerConnection,
     private readonly options: ActivityWorkerOptions,
   ) {
+    const perSecond = options.maxActivitiesPerSecond;
+    if (perSecond !== undefined && !(perSecond > 0)) throw new TypeError(`maxActivitiesPerSecond must be a positive number, got ${perSecond}`);
     this.commands = new CommandWriter(connection);
     this.claims = new ClaimConfirmer(connection, this.commands);
   }
