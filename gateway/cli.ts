@@ -2,7 +2,7 @@
  * The Logbook command line.
  *
  *   tsx gateway/cli.ts dev [--port 8233] [--host 127.0.0.1] [--advertise URL] [--data .data] [--shards 8]
- *                          [--kafka host:port,…] [--no-worker]
+ *                          [--kafka host:port,…] [--no-worker] [--require-namespaces]
  *
  * `dev` runs one engine node with its HTTP gateway, UI and metrics, plus the example workers
  * (order and travel workflows), on the embedded log by default; `--kafka` (or LOGBOOK_KAFKA_BROKERS)
@@ -29,6 +29,8 @@ async function dev(argv: string[]): Promise<void> {
       shards: { type: 'string', default: process.env.LOGBOOK_SHARDS ?? '8' },
       kafka: { type: 'string', default: process.env.LOGBOOK_KAFKA_BROKERS ?? '' },
       'no-worker': { type: 'boolean', default: false },
+      // Temporal's behaviour: calls in a namespace nobody registered get 404 NamespaceNotFound.
+      'require-namespaces': { type: 'boolean', default: process.env.LOGBOOK_REQUIRE_NAMESPACES === '1' },
     },
   });
   const port = Number(values.port);
@@ -43,6 +45,7 @@ async function dev(argv: string[]): Promise<void> {
     shards: Number(values.shards),
     dataDirectory: resolve(data, 'node'),
     endpoint,
+    namespaces: { requireRegistration: values['require-namespaces'] ?? false },
     onBatch: (shard, result) => metrics.recordBatch(shard, result),
     onShardEvent: (e) => {
       if (e.kind !== 'started' && e.kind !== 'stopped') console.error(`shard ${e.shard}: ${e.kind}${e.error ? ` — ${(e.error as Error).message}` : ''}`);

@@ -10,7 +10,9 @@ import type { MutableStateSnapshot } from '../topics/schemas/mutable-state-snaps
 import type { VisibilityRow } from '../topics/schemas/visibility-row/index.js';
 import { SingleObjectSerde, historyEventCodec, visibilityRowCodec, type Serde } from '../topics/serde/index.js';
 import { ensureTopics } from '../topics/topic-setup.js';
-import type { HistoryConfig } from '../processors/history/index.js';
+import { defaultHistoryConfig, type HistoryConfig } from '../processors/history/index.js';
+import { historyConfigWith } from '../processors/namespaces/namespace-model.js';
+import { NamespaceRegistry } from '../processors/namespaces/namespace-registry.js';
 import { HistoryNode } from '../processors/history-node.js';
 import { ReplyListener } from '../processors/reply-listener.js';
 import type { BatchResult } from '../processors/shard-batch.js';
@@ -41,6 +43,20 @@ export interface EngineOptions {
   readonly onShardEvent?: ConstructorParameters<typeof HistoryNode>[0]['onShardEvent'];
   /** History state-machine settings (limits per namespace and their defaults); default `defaultHistoryConfig`. */
   readonly history?: HistoryConfig;
+  /** The namespace registry; see README "Namespaces". */
+  readonly namespaces?: NamespaceOptions;
+}
+
+/** How an engine node treats namespaces. */
+export interface NamespaceOptions {
+  /**
+   * When true, the gateway answers 404 `NamespaceNotFound` for calls in a namespace that is not
+   * registered (Temporal's behaviour). Default false: an unregistered namespace works with the
+   * engine's defaults, as before namespaces could be registered.
+   */
+  readonly requireRegistration?: boolean;
+  /** How often the registry topic is read for changes made on other nodes; default 500 ms. */
+  readonly pollMs?: number;
 }
 
 /** The shard does not live here (or is restoring): the caller should retry or ask the owner. */
@@ -68,6 +84,10 @@ export class Engine {
     readonly dataConverter: DataConverter,
     readonly node: HistoryNode,
     readonly replies: ReplyListener,
+    /** The namespaces every node and worker reads (limits, retention, rates). */
+    readonly namespaces: NamespaceRegistry,
+    /** Whether calls in unregistered namespaces are refused (see {@link NamespaceOptions}). */
+    readonly requireRegisteredNamespaces: boolean,
   ) {
     this.client = new CommandClient(log, catalog, serde, replies, dataConverter, { locateRun: (ns, id, runId) => this.locateRun(ns, id, runId) });
   }
@@ -80,8 +100,15 @@ export class Engine {
     await mkdir(options.dataDirectory, { recursive: true });
     const opened = await openLog(options.log);
     const log = options.wrapLog ? options.wrapLog(opened) : opened;
+    let namespaces: NamespaceRegistry | undefined;
     try {
       await ensureTopics(log.admin, catalog);
+      namespaces = await NamespaceRegistry.open(log, catalog, serde, options.namespaces?.pollMs ? { pollMs: options.namespaces.pollMs } : {});
+      // The history settings with the registry's limits and retentions, rebuilt when it changes.
+      const baseHistory = options.history ?? defaultHistoryConfig;
+      const registry = namespaces;
+      let history = historyConfigWith(baseHistory, registry.list());
+      registry.onChange(() => (history = historyConfigWith(baseHistory, registry.list())));
       const node = new HistoryNode({
         log,
         catalog,
@@ -92,13 +119,14 @@ export class Engine {
         ...(options.historyGroupId ? { groupId: options.historyGroupId } : {}),
         ...(options.onBatch ? { onBatch: options.onBatch } : {}),
         ...(options.onShardEvent ? { onShardEvent: options.onShardEvent } : {}),
-        ...(options.history ? { history: options.history } : {}),
+        history: () => history,
       });
       const replies = new ReplyListener(log, catalog, serde);
       await replies.start();
       await node.start();
-      return new Engine(log, catalog, serde, dataConverter, node, replies);
+      return new Engine(log, catalog, serde, dataConverter, node, replies, namespaces, options.namespaces?.requireRegistration ?? false);
     } catch (error) {
+      await namespaces?.close();
       await log.close();
       throw error;
     }
@@ -191,6 +219,7 @@ export class Engine {
   async stop(): Promise<void> {
     await this.node.stop();
     await this.replies.stop();
+    await this.namespaces.close();
     await this.log.close();
   }
 

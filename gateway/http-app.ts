@@ -8,6 +8,7 @@ import type { Engine } from './engine.js';
 import { ShardUnavailableError } from './engine.js';
 import { errorHandler, HttpError, optionalArray, requireString } from './http-errors.js';
 import { toJsonView } from './json-views.js';
+import { namespaceRoutes } from './namespace-routes.js';
 import { awaitRunResult, closedRunOutcome } from './run-outcome.js';
 import { UI_HTML } from './ui.js';
 import { taskRoutes } from './task-endpoints/task-routes.js';
@@ -43,6 +44,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
     res.setHeader('content-type', options.metrics.contentType);
     res.send(await options.metrics.metrics());
   });
+  app.use(namespaceRoutes(engine));
 
   app.post(API, async (req, res) => {
     const namespace = requireString(req.params.namespace, 'namespace');

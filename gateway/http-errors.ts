@@ -32,6 +32,10 @@ const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   QUERY_TIMEOUT: 504,
   RECORD_TOO_LARGE: 413,
   PAYLOAD_UNSERIALIZABLE_VALUE: 400,
+  // Namespaces (processors/namespaces).
+  NamespaceNotFound: 404,
+  NamespaceAlreadyExists: 409,
+  INVALID_ARGUMENT: 400,
 };
 
 /** Fails with 400 unless `value` is a non-empty string. */

@@ -19,7 +19,8 @@ export interface HistoryNodeOptions {
   /** The history consumer group; default `<prefix>-history`. Only tests of split-brain change it. */
   readonly groupId?: string;
   readonly limits?: Partial<BatchLimits>;
-  readonly history?: HistoryConfig;
+  /** Fixed settings, or a function read at every batch (the namespace registry's current view). */
+  readonly history?: HistoryConfig | (() => HistoryConfig);
   readonly transactionTimeoutMs?: number;
   readonly onBatch?: (shard: number, result: BatchResult) => void;
   /** Diagnostics: shard lifecycle and failures. */
@@ -90,7 +91,12 @@ export class HistoryNode {
   private async startShard(shard: number): Promise<void> {
     if (this.stopped || this.processors.has(shard) || !this.consumer?.assignment().includes(shard)) return;
     const o = this.options;
+    const history = o.history;
     const processor = new ShardProcessor({
+      // A getter, so each batch (its deps are spread per batch) sees the registry's latest settings.
+      get history(): HistoryConfig | undefined {
+        return typeof history === 'function' ? history() : history;
+      },
       shard,
       log: o.log,
       consumer: this.consumer,
@@ -100,7 +106,6 @@ export class HistoryNode {
       dataDirectory: o.dataDirectory,
       limits: { ...DEFAULT_LIMITS, ...o.limits },
       taskTopics: this.taskTopics,
-      ...(o.history ? { history: o.history } : {}),
       transactionTimeoutMs: o.transactionTimeoutMs ?? 10_000,
       onFailure: (s, remedy, error) => this.onFailure(s, remedy, error),
       ...(o.onBatch ? { onBatch: o.onBatch } : {}),

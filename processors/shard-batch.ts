@@ -12,6 +12,7 @@ import type { ShardStore } from '../state-stores/shard-store.js';
 import { applyCommand, applyTimer, type HistoryConfig, type Transition } from './history/index.js';
 import { BatchOutputs } from './batch-outputs.js';
 import { routeInputs } from './input-router.js';
+import { purgeRecords } from './run-purge.js';
 import type { TimerEntry } from './store-layout.js';
 import { TaskBuilder } from './task-builder.js';
 import type { TaskTopics } from './task-topics.js';
@@ -77,6 +78,7 @@ export async function runBatch(ctx: BatchContext): Promise<BatchResult> {
       ...(await outputs.encodeVisibility(transition.closedRun?.visibility ?? null)),
       ...(await outputs.encodeVisibility(transition.visibility)),
       ...(await tasks.encode(transition, key)),
+      ...(transition.purgedRun ? await purgeRecords(ctx.store, ctx.catalog, ctx.shard, key) : []),
     ];
     const tooLarge = encoded.find((r) => recordSize(r) > ctx.log.maxRecordBytes);
     if (tooLarge) {

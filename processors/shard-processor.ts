@@ -6,7 +6,7 @@ import { mutableStateSnapshotCodec, shardPositionsCodec } from '../topics/serde/
 import type { MutableStateSnapshot } from '../topics/schemas/mutable-state-snapshot/index.js';
 import { ShardStore } from '../state-stores/shard-store.js';
 import type { TopicCatalog } from '../topics/catalog.js';
-import { timersOf, type HistoryConfig } from './history/index.js';
+import { defaultHistoryConfig, retentionTimersOf, timersOf, type HistoryConfig } from './history/index.js';
 import { runBatch, type BatchResult } from './shard-batch.js';
 import { StateCache } from './state-cache.js';
 import { Keyspace, POSITIONS_KEY, shardBindings, timerStoreKey, timersDueBefore, type TimerEntry } from './store-layout.js';
@@ -36,6 +36,7 @@ export interface ShardProcessorDeps {
   readonly dataDirectory: string;
   readonly limits: BatchLimits;
   readonly taskTopics: TaskTopics;
+  /** Read at every batch and snapshot (may be a getter over the namespace registry). */
   readonly history?: HistoryConfig;
   readonly transactionTimeoutMs: number;
   /** Called once when the processor stops because of a failure, with the remedy it needs. */
@@ -82,7 +83,11 @@ export class ShardProcessor {
     this.store = await ShardStore.open({
       directory: join(deps.dataDirectory, `shard-${deps.shard}`),
       shard: deps.shard,
-      bindings: shardBindings(deps.catalog, async (value) => timersOf(await deps.serde.decode(mutableStateSnapshotCodec, value))),
+      bindings: shardBindings(deps.catalog, async (value) => {
+        const state = await deps.serde.decode(mutableStateSnapshotCodec, value);
+        // Read at each snapshot: the namespace registry may have changed the retention since.
+        return [...timersOf(state), ...retentionTimersOf(state, deps.history ?? defaultHistoryConfig)];
+      }),
     });
     await this.store.restore(deps.log, { signal: this.abort.signal, maxCheckpointAgeMs: 24 * 3_600_000 });
     this.positions = await this.restoredPositions();

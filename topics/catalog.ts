@@ -43,6 +43,8 @@ export interface TopicCatalog {
   readonly visibility: string;
   readonly replies: string;
   readonly deadLetter: string;
+  /** The namespace registry (compacted, one partition, key: the namespace name; `Namespace` records). */
+  readonly namespaces: string;
   /** Specs of the fixed topics, created at start-up. */
   readonly fixedTopics: readonly TopicSpec[];
   /**
@@ -113,6 +115,7 @@ export function topicCatalog(options: CatalogOptions): TopicCatalog {
     visibility: `${prefix}.visibility`,
     replies: `${prefix}.replies`,
     deadLetter: `${prefix}.commands.dlq`,
+    namespaces: `${prefix}.namespaces`,
   };
   const taskTopics = (namespace: string, taskQueue: string) => {
     checkNamePart('namespace', namespace);
@@ -137,6 +140,8 @@ export function topicCatalog(options: CatalogOptions): TopicCatalog {
       spec(names.visibility, shards, compacted),
       spec(names.replies, options.replyPartitions ?? 4, deleteAfter(HOUR_MS)),
       spec(names.deadLetter, 1, deleteAfter(30 * DAY_MS)),
+      // One partition: the registry is small and every reader wants all of it, in write order.
+      spec(names.namespaces, 1, compacted),
     ],
     taskTopics,
     taskTopicSpecs(namespace, taskQueue) {

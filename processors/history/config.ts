@@ -43,7 +43,14 @@ export interface HistoryConfig {
   readonly limits: HistoryLimits;
   /** Limits of particular namespaces, over {@link limits}. */
   readonly namespaceLimits?: Readonly<Record<string, Partial<HistoryLimits>>>;
+  /** How long closed runs are kept when their namespace sets no retention; default {@link DEFAULT_RETENTION_MS}. */
+  readonly retentionMs?: number;
+  /** Retention of particular namespaces (from the namespace registry), over {@link retentionMs}. */
+  readonly namespaceRetentionMs?: Readonly<Record<string, number>>;
 }
+
+/** Temporal's default namespace retention: 72 hours. */
+export const DEFAULT_RETENTION_MS = 72 * 3_600_000;
 
 const MiB = 1024 * 1024;
 
@@ -73,4 +80,9 @@ export const defaultHistoryConfig: HistoryConfig = Object.freeze({
 export function limitsFor(config: HistoryConfig, namespace: string): HistoryLimits {
   const own = config.namespaceLimits?.[namespace];
   return own ? { ...config.limits, ...own } : config.limits;
+}
+
+/** How long closed runs of `namespace` are kept before they are deleted. */
+export function retentionFor(config: HistoryConfig, namespace: string): number {
+  return config.namespaceRetentionMs?.[namespace] ?? config.retentionMs ?? DEFAULT_RETENTION_MS;
 }

@@ -8,7 +8,8 @@
  * @module
  */
 export { applyCommand } from './apply-command.js';
-export { defaultHistoryConfig, defaultHistoryLimits, limitsFor, type HistoryConfig, type HistoryLimits } from './config.js';
+export { DEFAULT_RETENTION_MS, defaultHistoryConfig, defaultHistoryLimits, limitsFor, retentionFor, type HistoryConfig, type HistoryLimits } from './config.js';
+export { retentionTimersOf } from './retention.js';
 export { applyTimer, timersOf } from './timers.js';
 export { TimerKind, type TimerRef } from './timer-ref.js';
 export {
@@ -18,6 +19,7 @@ export {
   type ClosedRun,
   type Rejection,
   type TaskIntent,
+  type PurgedRun,
   type Transition,
   type WorkflowTaskIntent,
 } from './transition.js';

@@ -28,6 +28,8 @@ export const TimerKind = {
   RunTimeout: 'RunTimeout',
   /** The execution timeout (across runs of a chain; one run for now). */
   ExecutionTimeout: 'ExecutionTimeout',
+  /** A closed run's retention ended: delete its state, visibility rows and history. */
+  Retention: 'Retention',
 } as const;
 
 /** @see TimerKind */

@@ -12,6 +12,7 @@ import { finishWithinLimits } from './history-limits.js';
 import { activityTaskIntentOf, awaitingBackoff, findActivity } from './activity-tasks.js';
 import { timeOutActivity } from './activity-lifecycle.js';
 import { timeOutRun } from './close-run.js';
+import { expireRun } from './retention.js';
 import type { TimerKind, TimerRef } from './timer-ref.js';
 import type { Transition } from './transition.js';
 import { fireTimer } from './user-timers.js';
@@ -105,6 +106,8 @@ const handlers: { [K in TimerKind]: (ctx: Ctx, key: number) => void } = {
   WorkflowStartDelay: (ctx) => scheduleWorkflowTask(ctx, 1),
   RunTimeout: (ctx) => timeOutRun(ctx, false),
   ExecutionTimeout: (ctx) => timeOutRun(ctx, true),
+  // Never armed in a running state: retention is fired by `expireRun` before this table is used.
+  Retention: () => undefined,
 };
 
 const unchanged = (): Transition => ({
@@ -117,6 +120,7 @@ const unchanged = (): Transition => ({
  */
 export function applyTimer(state: MutableStateSnapshot, timer: TimerRef, now: number, config: HistoryConfig = defaultHistoryConfig): Transition {
   if (timer.fireTime > now) return unchanged();
+  if (timer.kind === 'Retention') return expireRun(state, timer, now) ?? unchanged();
   const armed = armedDeadlines(state).find(
     (a) => a.ref.kind === timer.kind && a.ref.identity === timer.identity && a.ref.fireTime === timer.fireTime,
   );

@@ -145,4 +145,18 @@ export interface Transition {
   closedRun: ClosedRun | null;
   /** Set when the input was not applied; then nothing else is set but the Error reply, if any. */
   rejection: Rejection | null;
+  /**
+   * Set when the retention of the workflow's closed run ended (`retention.ts`): `state` is null and
+   * the processor deletes the workflow's state, its visibility rows and its history (every run of
+   * the workflow id: earlier runs closed before this one, so their retention ended too).
+   */
+  purgedRun?: PurgedRun | null;
+}
+
+/** The workflow whose closed runs are deleted. */
+export interface PurgedRun {
+  namespace: string;
+  workflowId: string;
+  /** The current (last) run, whose retention timer fired. */
+  runId: string;
 }

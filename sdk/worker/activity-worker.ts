@@ -5,7 +5,9 @@ import { activityControlCodec, activityTaskCodec } from '../../topics/serde/inde
 import type { ActivityTask } from '../../topics/schemas/activity-task/index.js';
 import { ensureTaskTopics } from '../../topics/topic-setup.js';
 import { runInActivityContext, type ActivityContext } from './activity-context.js';
+import { NamespaceRegistry } from '../../processors/namespaces/namespace-registry.js';
 import { ClaimConfirmer } from './claim-confirmer.js';
+import { ActivityDispatchRate } from './dispatch-rate.js';
 import { TaskConsumer, type TaskDelivery } from './task-consumer.js';
 import { CommandWriter, toFailure, type WorkerConnection } from './worker-connection.js';
 
@@ -25,6 +27,8 @@ export interface ActivityWorkerOptions {
   /** Observability hook (metrics): one call per finished attempt. */
   readonly onActivity?: (event: ActivityEvent) => void;
   readonly onLag?: (topic: string, partition: number, lag: number) => void;
+  /** Most activities this worker starts per second (Temporal's `maxActivitiesPerSecond`); default unlimited. */
+  readonly maxActivitiesPerSecond?: number;
 }
 
 /** What an activity attempt did, for metrics. */
@@ -51,11 +55,15 @@ export class ActivityWorker {
   private tasks: TaskConsumer | undefined;
   private control: TaskConsumer | undefined;
   private readonly running = new Map<string, AbortController>();
+  private releaseNamespaces: (() => Promise<void>) | undefined;
+  private rate: ActivityDispatchRate | undefined;
 
   constructor(
     private readonly connection: WorkerConnection,
     private readonly options: ActivityWorkerOptions,
   ) {
+    const perSecond = options.maxActivitiesPerSecond;
+    if (perSecond !== undefined && !(perSecond > 0)) throw new TypeError(`maxActivitiesPerSecond must be a positive number, got ${perSecond}`);
     this.commands = new CommandWriter(connection);
     this.claims = new ClaimConfirmer(connection, this.commands);
   }
@@ -65,6 +73,17 @@ export class ActivityWorker {
     const { namespace, taskQueue, identity } = this.options;
     await ensureTaskTopics(log.admin, catalog, namespace, taskQueue);
     const topics = catalog.taskTopics(namespace, taskQueue);
+    // The queue's rate is the namespace's (read live from the registry), shared by partition.
+    const { registry, release } = await NamespaceRegistry.acquire(log, catalog, this.connection.serde);
+    this.releaseNamespaces = release;
+    // A shared registry may be a poll behind: a worker started after a change starts with it.
+    await registry.catchUp();
+    const partitions = (await log.admin.describeTopics([topics.activity])).get(topics.activity)?.partitions ?? 1;
+    this.rate = new ActivityDispatchRate({
+      ...(this.options.maxActivitiesPerSecond === undefined ? {} : { perWorker: this.options.maxActivitiesPerSecond }),
+      perQueue: () => registry.get(namespace)?.taskQueueActivitiesPerSecond[taskQueue] ?? null,
+      share: () => (this.tasks?.assignedPartitions() ?? 0) / partitions,
+    });
     this.tasks = new TaskConsumer({
       log,
       topic: topics.activity,
@@ -96,11 +115,14 @@ export class ActivityWorker {
     await stopping;
     await this.control?.stop(0);
     await this.claims.stop();
+    await this.releaseNamespaces?.();
   }
 
   private async run(record: LogRecord, taken: AbortSignal, delivery: TaskDelivery): Promise<void> {
     if (!record.value) return;
     const task = await this.connection.serde.decode(activityTaskCodec, record.value);
+    // Paced before the claim: a task waiting for its slot is still the queue's, not started.
+    if (this.rate && !(await this.rate.acquire(taken))) return;
     const run = { namespace: task.namespace, workflowId: task.workflowId, runId: task.runId };
     const ref = { scheduledEventId: task.scheduledEventId, attempt: task.attempt, identity: this.options.identity };
     if (delivery.mayBeRedelivered) {

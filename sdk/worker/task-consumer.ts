@@ -64,6 +64,11 @@ export class TaskConsumer {
     if (this.options.onLag) this.lagTimer = setInterval(() => void this.sampleLag(), LAG_SAMPLE_MS).unref();
   }
 
+  /** How many partitions of the topic this member holds now. */
+  assignedPartitions(): number {
+    return this.consumer?.assignment().length ?? 0;
+  }
+
   private async sampleLag(): Promise<void> {
     const { log, topic, onLag } = this.options;
     for (const [partition, tracker] of this.trackers) {

@@ -14,6 +14,11 @@ export interface WorkerOptions {
   readonly history?: HistoryFetcher;
   readonly identity?: string;
   readonly maxConcurrentActivities?: number;
+  /**
+   * Most activities this worker starts per second (Temporal's `maxActivitiesPerSecond`). The
+   * queue's rate across workers is the namespace's `taskQueueActivitiesPerSecond` (see README).
+   */
+  readonly maxActivitiesPerSecond?: number;
   readonly maxConcurrentWorkflowTasks?: number;
   readonly maxCachedWorkflows?: number;
   readonly onWorkflowTask?: (event: { cacheHit: boolean; replayMs: number; result: string }) => void;
@@ -66,6 +71,7 @@ export class Worker {
         activities: options.activities,
         identity,
         ...(options.maxConcurrentActivities ? { maxConcurrentActivities: options.maxConcurrentActivities } : {}),
+        ...(options.maxActivitiesPerSecond === undefined ? {} : { maxActivitiesPerSecond: options.maxActivitiesPerSecond }),
         ...(options.onActivity ? { onActivity: options.onActivity } : {}),
         ...(options.onLag ? { onLag: options.onLag } : {}),
       });

@@ -11,6 +11,7 @@ export * from './common/v1-enums.js';
 export type * from './common/v1-records.js';
 export * from './history-event/index.js';
 export * from './mutable-state-snapshot/index.js';
+export * from './namespace/index.js';
 export * from './query-task/index.js';
 export type { RecordSchemas, SchemaVersion } from './record-schemas.js';
 export * from './reply/index.js';

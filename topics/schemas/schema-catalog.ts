@@ -3,6 +3,7 @@ import { activityTaskSchemas } from './activity-task/index.js';
 import { commandSchemas } from './command/index.js';
 import { historyEventSchemas } from './history-event/index.js';
 import { mutableStateSnapshotSchemas } from './mutable-state-snapshot/index.js';
+import { namespaceSchemas } from './namespace/index.js';
 import { queryTaskSchemas } from './query-task/index.js';
 import { replySchemas } from './reply/index.js';
 import { shardPositionsSchemas } from './shard-positions/index.js';
@@ -25,6 +26,7 @@ export const schemaCatalog = {
   VisibilityRow: visibilityRowSchemas,
   Reply: replySchemas,
   QueryTask: queryTaskSchemas,
+  Namespace: namespaceSchemas,
 } as const;
 
 /** Short name of a record kind, e.g. `HistoryEvent`. */

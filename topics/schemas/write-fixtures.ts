@@ -25,6 +25,7 @@ import { messageEventCases } from './history-event/v1-fixture-cases-messages.js'
 import { mutableStateSnapshotCases } from './mutable-state-snapshot/v1-fixture-cases.js';
 import { mutableStateSnapshotV2Cases } from './mutable-state-snapshot/v2-fixture-cases.js';
 import { mutableStateSnapshotV3Cases } from './mutable-state-snapshot/v3-fixture-cases.js';
+import { namespaceCases } from './namespace/v1-fixture-cases.js';
 import { queryTaskCases } from './query-task/v1-fixture-cases.js';
 import { replyCases, replyV2Cases } from './reply/v1-fixture-cases.js';
 import type { RecordName } from './schema-catalog.js';
@@ -49,6 +50,7 @@ const plan: readonly [RecordName, number, readonly FixtureCase<unknown>[]][] = [
   ['Reply', 1, replyCases],
   ['Reply', 2, replyV2Cases],
   ['QueryTask', 1, queryTaskCases],
+  ['Namespace', 1, namespaceCases],
 ];
 
 const overwrite = process.argv.includes('--overwrite');

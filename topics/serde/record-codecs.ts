@@ -3,6 +3,7 @@ import type { ActivityTask } from '../schemas/activity-task/index.js';
 import type { Command } from '../schemas/command/index.js';
 import type { HistoryEvent } from '../schemas/history-event/index.js';
 import type { MutableStateSnapshot } from '../schemas/mutable-state-snapshot/index.js';
+import type { Namespace } from '../schemas/namespace/index.js';
 import type { QueryTask } from '../schemas/query-task/index.js';
 import type { Reply } from '../schemas/reply/index.js';
 import { schemaCatalog, type RecordName } from '../schemas/schema-catalog.js';
@@ -40,6 +41,9 @@ export const replyCodec = new RecordCodec<Reply>(schemaCatalog.Reply, converter)
 /** Codec of query task topic values. */
 export const queryTaskCodec = new RecordCodec<QueryTask>(schemaCatalog.QueryTask, converter);
 
+/** Codec of `logbook.namespaces` values. */
+export const namespaceCodec = new RecordCodec<Namespace>(schemaCatalog.Namespace, converter);
+
 /** Every record codec by record name. */
 export const recordCodecs = {
   HistoryEvent: historyEventCodec,
@@ -52,4 +56,5 @@ export const recordCodecs = {
   VisibilityRow: visibilityRowCodec,
   Reply: replyCodec,
   QueryTask: queryTaskCodec,
+  Namespace: namespaceCodec,
 } as const satisfies { [K in RecordName]: unknown };

@@ -1,0 +1,39 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { defaultHistoryConfig, limitsFor, retentionFor } from '../history/index.js';
+import { applyNamespaceChanges, blankNamespace, checkNamespaceName, historyConfigWith, InvalidNamespaceError } from './namespace-model.js';
+
+describe('namespace model', () => {
+  it('applies changes: absent fields kept, null clears a rate, a queue rate is removed by null', () => {
+    const base = applyNamespaceChanges(blankNamespace('ns', 1), { description: 'd', startsPerSecond: 5, taskQueueActivitiesPerSecond: { q1: 2, q2: 3 } }, 1);
+    const next = applyNamespaceChanges(base, { startsPerSecond: null, taskQueueActivitiesPerSecond: { q1: null }, retentionMs: 86_400_000 }, 2);
+    assert.deepEqual([next.description, next.startsPerSecond, next.taskQueueActivitiesPerSecond, next.retentionMs, next.registerTime, next.updateTime], ['d', null, { q2: 3 }, 86_400_000, 1, 2]);
+    assert.deepEqual(base.taskQueueActivitiesPerSecond, { q1: 2, q2: 3 }, 'the old value is not mutated');
+  });
+
+  it('refuses out-of-range and mistyped values with a message naming the field', () => {
+    const ns = blankNamespace('ns', 0);
+    const refused: Array<[Parameters<typeof applyNamespaceChanges>[1], RegExp]> = [
+      [{ retentionMs: 999 }, /'retention' must be from 1s/],
+      [{ apiCallsPerSecond: 0 }, /'apiCallsPerSecond' must be a positive number/],
+      [{ historyLimits: { historyCountLimit: 1.5 } }, /'historyCountLimit' must be a positive integer/],
+      [{ taskQueueActivitiesPerSecond: { 'a.b': 1 } }, /task queue "a.b"/],
+      [{ state: 'Gone' as 'Registered' }, /'state' must be 'Registered' or 'Deprecated'/],
+      [{ description: 3 as unknown as string }, /'description' must be a string/],
+    ];
+    for (const [changes, message] of refused) assert.throws(() => applyNamespaceChanges(ns, changes, 0), (e: unknown) => e instanceof InvalidNamespaceError && message.test(e.message));
+    assert.throws(() => checkNamespaceName('a/b'), InvalidNamespaceError);
+    assert.equal(checkNamespaceName('billing_eu-1'), 'billing_eu-1');
+  });
+
+  it("puts each namespace's history limits over those of the base config, and its retention", () => {
+    const ns = applyNamespaceChanges(blankNamespace('ns', 0), { retentionMs: 3_600_000, historyLimits: { maxSignalsPerRun: 5 } }, 0);
+    const base = { ...defaultHistoryConfig, namespaceLimits: { ns: { historyCountLimit: 100, maxSignalsPerRun: 9 } } };
+    const config = historyConfigWith(base, [ns]);
+    assert.equal(limitsFor(config, 'ns').maxSignalsPerRun, 5);
+    assert.equal(limitsFor(config, 'ns').historyCountLimit, 100);
+    assert.equal(limitsFor(config, 'ns').historySizeLimitBytes, defaultHistoryConfig.limits.historySizeLimitBytes);
+    assert.equal(retentionFor(config, 'ns'), 3_600_000);
+    assert.equal(retentionFor(config, 'other'), 72 * 3_600_000);
+  });
+});

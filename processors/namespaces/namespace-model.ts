@@ -1,0 +1,135 @@
+/**
+ * Namespaces as data: the built-in `default` namespace, validation of registrations and updates,
+ * and what the registry means for the history state machine (per-namespace limits and retention).
+ * Pure: callers pass the time.
+ * @module
+ */
+import { LogbookError } from '../../topics/errors.js';
+import { namespaceHistoryLimitNames, type Namespace, type NamespaceHistoryLimits, type NamespaceState } from '../../topics/schemas/namespace/index.js';
+import { DEFAULT_RETENTION_MS, type HistoryConfig, type HistoryLimits } from '../history/index.js';
+
+/** The namespace that always exists, registered or not (Temporal's `default`). */
+export const DEFAULT_NAMESPACE = 'default';
+
+/** Longest retention accepted (Temporal caps it too): 10 years. */
+const MAX_RETENTION_MS = 3_650 * 86_400_000;
+/** Namespace names are part of task topic names. */
+const NAME = /^[A-Za-z0-9_-]{1,200}$/;
+
+/** A register or update call the registry refuses: 400 with the field named. */
+export class InvalidNamespaceError extends LogbookError {
+  constructor(message: string) {
+    super('INVALID_ARGUMENT', message);
+  }
+}
+
+/** What a register or update call may set; absent fields keep their value, `null` clears a rate or limit. */
+export interface NamespaceChanges {
+  readonly description?: string;
+  readonly ownerEmail?: string;
+  readonly state?: NamespaceState;
+  readonly retentionMs?: number;
+  readonly historyLimits?: Partial<Record<keyof NamespaceHistoryLimits, number | null>>;
+  readonly startsPerSecond?: number | null;
+  readonly apiCallsPerSecond?: number | null;
+  /** Per task queue; `null` removes the queue's rate. */
+  readonly taskQueueActivitiesPerSecond?: Readonly<Record<string, number | null>>;
+}
+
+const noHistoryLimits = (): NamespaceHistoryLimits =>
+  Object.fromEntries(namespaceHistoryLimitNames.map((n) => [n, null])) as unknown as NamespaceHistoryLimits;
+
+/** A namespace with every setting at its default (no rates, the engine's limits, 72 h retention). */
+export function blankNamespace(name: string, now: number): Namespace {
+  return {
+    name,
+    description: '',
+    ownerEmail: '',
+    state: 'Registered',
+    retentionMs: DEFAULT_RETENTION_MS,
+    historyLimits: noHistoryLimits(),
+    startsPerSecond: null,
+    apiCallsPerSecond: null,
+    taskQueueActivitiesPerSecond: {},
+    registerTime: now,
+    updateTime: now,
+  };
+}
+
+/** The built-in `default` namespace, as it is until someone updates it. */
+export const builtInDefaultNamespace: Namespace = Object.freeze({ ...blankNamespace(DEFAULT_NAMESPACE, 0), description: 'the default namespace' });
+
+/**
+ * Checks a namespace name.
+ * @throws InvalidNamespaceError naming the rule
+ */
+export function checkNamespaceName(name: unknown): string {
+  if (typeof name !== 'string' || !NAME.test(name)) {
+    throw new InvalidNamespaceError(`'name' must be 1-200 letters, digits, '_' or '-' (it is part of task topic names), got ${JSON.stringify(name)}`);
+  }
+  return name;
+}
+
+function rate(value: number | null, what: string): number | null {
+  if (value === null) return null;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) throw new InvalidNamespaceError(`'${what}' must be a positive number per second or null, got ${JSON.stringify(value)}`);
+  return value;
+}
+
+/**
+ * The namespace after `changes`, validated.
+ * @throws InvalidNamespaceError for a value out of range or of the wrong type
+ */
+export function applyNamespaceChanges(current: Namespace, changes: NamespaceChanges, now: number): Namespace {
+  const next: Namespace = { ...current, historyLimits: { ...current.historyLimits }, taskQueueActivitiesPerSecond: { ...current.taskQueueActivitiesPerSecond }, updateTime: now };
+  for (const key of ['description', 'ownerEmail'] as const) {
+    const value = changes[key];
+    if (value === undefined) continue;
+    if (typeof value !== 'string' || value.length > 1_000) throw new InvalidNamespaceError(`'${key}' must be a string of at most 1000 characters`);
+    next[key] = value;
+  }
+  if (changes.state !== undefined) {
+    if (changes.state !== 'Registered' && changes.state !== 'Deprecated') throw new InvalidNamespaceError(`'state' must be 'Registered' or 'Deprecated', got ${JSON.stringify(changes.state)}`);
+    next.state = changes.state;
+  }
+  if (changes.retentionMs !== undefined) {
+    const ms = changes.retentionMs;
+    if (!Number.isInteger(ms) || ms < 1_000 || ms > MAX_RETENTION_MS) throw new InvalidNamespaceError(`'retention' must be from 1s to 3650d, got ${ms} ms`);
+    next.retentionMs = ms;
+  }
+  if (changes.startsPerSecond !== undefined) next.startsPerSecond = rate(changes.startsPerSecond, 'startsPerSecond');
+  if (changes.apiCallsPerSecond !== undefined) next.apiCallsPerSecond = rate(changes.apiCallsPerSecond, 'apiCallsPerSecond');
+  for (const [name, value] of Object.entries(changes.historyLimits ?? {})) {
+    if (!(namespaceHistoryLimitNames as readonly string[]).includes(name)) {
+      throw new InvalidNamespaceError(`unknown history limit '${name}' (known: ${namespaceHistoryLimitNames.join(', ')})`);
+    }
+    if (value !== null && (!Number.isInteger(value) || value < 1)) throw new InvalidNamespaceError(`history limit '${name}' must be a positive integer or null, got ${JSON.stringify(value)}`);
+    next.historyLimits[name as keyof NamespaceHistoryLimits] = value;
+  }
+  for (const [queue, value] of Object.entries(changes.taskQueueActivitiesPerSecond ?? {})) {
+    if (!NAME.test(queue)) throw new InvalidNamespaceError(`task queue ${JSON.stringify(queue)} in 'taskQueueActivitiesPerSecond' is not a valid task queue name`);
+    const perSecond = rate(value, `taskQueueActivitiesPerSecond.${queue}`);
+    if (perSecond === null) delete next.taskQueueActivitiesPerSecond[queue];
+    else next.taskQueueActivitiesPerSecond[queue] = perSecond;
+  }
+  return next;
+}
+
+/** The history limits a namespace sets (the others keep the engine's defaults). */
+export function historyLimitsOf(namespace: Namespace): Partial<HistoryLimits> {
+  return Object.fromEntries(Object.entries(namespace.historyLimits).filter(([, v]) => v !== null)) as Partial<HistoryLimits>;
+}
+
+/**
+ * The history settings with the registry's namespaces over `base`: each namespace's history
+ * limits over the limits `base` gives it, and its retention.
+ */
+export function historyConfigWith(base: HistoryConfig, namespaces: Iterable<Namespace>): HistoryConfig {
+  const namespaceLimits: Record<string, Partial<HistoryLimits>> = { ...base.namespaceLimits };
+  const namespaceRetentionMs: Record<string, number> = { ...base.namespaceRetentionMs };
+  for (const ns of namespaces) {
+    namespaceLimits[ns.name] = { ...namespaceLimits[ns.name], ...historyLimitsOf(ns) };
+    namespaceRetentionMs[ns.name] = ns.retentionMs;
+  }
+  return { ...base, namespaceLimits, namespaceRetentionMs };
+}

@@ -1,0 +1,78 @@
+import { WorkflowClientError } from './workflow-client.js';
+
+/** A namespace as the gateway describes it. */
+export interface NamespaceDescription {
+  readonly name: string;
+  readonly description: string;
+  readonly ownerEmail: string;
+  readonly state: 'Registered' | 'Deprecated';
+  /** The retention as a duration (`'72h'`) and in ms. */
+  readonly retention: string;
+  readonly retentionMs: number;
+  /** Per-run history limits of the namespace; null: the engine's default. */
+  readonly historyLimits: Readonly<Record<string, number | null>>;
+  readonly startsPerSecond: number | null;
+  readonly apiCallsPerSecond: number | null;
+  readonly taskQueueActivitiesPerSecond: Readonly<Record<string, number>>;
+  /** RFC 3339. */
+  readonly registerTime: string;
+  readonly updateTime: string;
+}
+
+/** What register and update may set (update: absent fields keep their value, null clears a rate or limit). */
+export interface NamespaceSettings {
+  readonly description?: string;
+  readonly ownerEmail?: string;
+  readonly state?: 'Registered' | 'Deprecated';
+  /** How long closed runs are kept: ms or a duration such as `'72h'`, `'7d'`. */
+  readonly retention?: number | string;
+  readonly historyLimits?: Readonly<Record<string, number | null>>;
+  readonly startsPerSecond?: number | null;
+  readonly apiCallsPerSecond?: number | null;
+  readonly taskQueueActivitiesPerSecond?: Readonly<Record<string, number | null>>;
+}
+
+/**
+ * Registers, describes, updates and lists namespaces through the gateway (Temporal's
+ * `RegisterNamespace`, `DescribeNamespace`, `UpdateNamespace`, `ListNamespaces`). Errors are
+ * {@link WorkflowClientError}s: 400 `INVALID_ARGUMENT`, 404 `NamespaceNotFound`, 409
+ * `NamespaceAlreadyExists`.
+ *
+ * @example
+ * const namespaces = new NamespaceClient({ address: 'http://127.0.0.1:8233' });
+ * await namespaces.register('billing', { retention: '7d', startsPerSecond: 50 });
+ */
+export class NamespaceClient {
+  private readonly base: string;
+
+  constructor(options: { address: string }) {
+    this.base = `${options.address.replace(/\/$/, '')}/api/v1/namespaces`;
+  }
+
+  register(name: string, settings: NamespaceSettings = {}): Promise<NamespaceDescription> {
+    return this.call('POST', '', { name, ...settings });
+  }
+
+  describe(name: string): Promise<NamespaceDescription> {
+    return this.call('GET', `/${encodeURIComponent(name)}`);
+  }
+
+  update(name: string, settings: NamespaceSettings): Promise<NamespaceDescription> {
+    return this.call('PATCH', `/${encodeURIComponent(name)}`, settings);
+  }
+
+  async list(): Promise<NamespaceDescription[]> {
+    return (await this.call<{ namespaces: NamespaceDescription[] }>('GET', '')).namespaces;
+  }
+
+  private async call<T = NamespaceDescription>(method: string, path: string, body?: unknown): Promise<T> {
+    const response = await fetch(`${this.base}${path}`, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const json = (await response.json().catch(() => ({}))) as { code?: string; message?: string };
+    if (!response.ok) throw new WorkflowClientError(json.code ?? 'HTTP_ERROR', json.message ?? `HTTP ${response.status}`, response.status);
+    return json as T;
+  }
+}
