@@ -1,0 +1,68 @@
+/**
+ * Workflow retry policies (Temporal's semantics): a run that fails, or reaches its run timeout,
+ * while its policy allows another attempt hands over to a new run (`run-handover.ts`, initiator
+ * `Retry`) after initial × coefficient^(attempt − 1), capped at the maximum interval. The chain
+ * stops at `maximumAttempts`, on a non-retryable failure (`nonRetryable`, or its code listed in
+ * `nonRetryableErrorTypes`), once cancellation was requested, or when the next attempt would not
+ * start before the execution timeout. Terminate and cancel never retry; nor does the execution
+ * timeout, which bounds the whole chain.
+ * @module
+ */
+import type { Failure } from '../../topics/schemas/common/v1-records.js';
+import type { MutableStateSnapshot } from '../../topics/schemas/mutable-state-snapshot/index.js';
+import { appendEvent, type Ctx } from './context.js';
+import { closeRun, timeOutRun } from './close-run.js';
+import { flushBuffered } from './delivery.js';
+import { decideRetry, normalizeRetryPolicy, type RetryDecision } from './retry-policy.js';
+import { handOverToNewRun } from './run-handover.js';
+
+/** The failure a run timeout stands for when the retry policy decides (retryable, unlike the closing failure). */
+const runTimeoutFailure: Failure = {
+  message: 'workflow run timeout', source: 'Logbook', stackTrace: '', code: 'TimedOut', nonRetryable: false, details: null, cause: null,
+};
+
+/** Whether the run may be retried after `failure`; null when it has no retry policy. */
+export function workflowRetryDecision(state: MutableStateSnapshot, failure: Failure, now: number): RetryDecision | null {
+  const info = state.executionInfo;
+  if (info.retryPolicy === null) return null;
+  return decideRetry({
+    policy: normalizeRetryPolicy(info.retryPolicy), attempt: info.attempt, failure, now,
+    deadline: info.workflowExecutionExpirationTime, cancelRequested: info.cancelRequested,
+  });
+}
+
+/** FailWorkflowExecution: a retry when the policy allows one, else the run fails. */
+export function failWorkflow(ctx: Ctx, failure: Failure, completedEventId: number): void {
+  const decision = workflowRetryDecision(ctx.state, failure, ctx.now);
+  if (decision?.retry) {
+    const attempt = ctx.state.executionInfo.attempt + 1;
+    handOverToNewRun(ctx, { initiator: 'Retry', failure, result: null, backoffMs: decision.backoffMs, attempt, completedEventId });
+    return;
+  }
+  appendEvent(ctx, {
+    type: 'WorkflowExecutionFailed', failure, retryState: decision?.retryState ?? 'RetryPolicyNotSet',
+    workflowTaskCompletedEventId: completedEventId, newExecutionRunId: null,
+  });
+  closeRun(ctx, { status: 'Failed', result: null, failure });
+}
+
+/** A run or execution timeout fired: a retry when the policy allows one (run timeout only), else the run times out. */
+export function timeOutWorkflow(ctx: Ctx, executionTimeout: boolean): void {
+  if (executionTimeout) {
+    timeOutRun(ctx, true, 'Timeout');
+    return;
+  }
+  const decision = workflowRetryDecision(ctx.state, runTimeoutFailure, ctx.now);
+  if (!decision?.retry) {
+    timeOutRun(ctx, false, decision?.retryState ?? 'RetryPolicyNotSet');
+    return;
+  }
+  // As for any close from outside: the in-flight workflow task writes nothing, buffered events are kept.
+  ctx.state.pendingWorkflowTask = null;
+  flushBuffered(ctx);
+  const info = ctx.state.executionInfo;
+  handOverToNewRun(ctx, {
+    initiator: 'Retry', failure: runTimeoutFailure, result: null, backoffMs: decision.backoffMs, attempt: info.attempt + 1,
+    completedEventId: info.lastWorkflowTaskCompletedEventId ?? 0,
+  });
+}
