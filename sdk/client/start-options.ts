@@ -5,6 +5,7 @@ import type { WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '../../topi
 import { optionalDurationToMs, type Duration } from '../workflow/duration.js';
 import type { Memo, SearchAttributes } from '../../topics/schemas/common/v1-records.js';
 import { checkedSearchAttributes } from './search-attributes.js';
+import { workflowRetryPolicy, type WorkflowRetryOptions } from './workflow-retry-policy.js';
 
 /** How to start a workflow; durations are milliseconds or strings like `'30s'`, `'48h'`. */
 export interface StartOptions {
@@ -26,6 +27,8 @@ export interface StartOptions {
   readonly searchAttributes?: SearchAttributes;
   /** Non-indexed facts about the run, each value encoded by the data converter; shown by describe and list, read by `workflowInfo().memo`. */
   readonly memo?: Readonly<Record<string, unknown>>;
+  /** Retries failed (or run-timed-out) runs as new runs of the same workflow id (README "Retry policy of a workflow"). */
+  readonly retryPolicy?: WorkflowRetryOptions;
 }
 
 /** The start command body for these options; the run id is chosen here, by the client. Throws TypeError for a bad duration or search attribute. */
@@ -41,7 +44,7 @@ export function startRequest(options: StartOptions, converter: DataConverter, id
     workflowExecutionTimeoutMs: optionalDurationToMs(options.workflowExecutionTimeout, 'workflowExecutionTimeout'),
     workflowRunTimeoutMs: optionalDurationToMs(options.workflowRunTimeout, 'workflowRunTimeout'),
     workflowTaskTimeoutMs: optionalDurationToMs(options.workflowTaskTimeout, 'workflowTaskTimeout'),
-    retryPolicy: null,
+    retryPolicy: workflowRetryPolicy(options.retryPolicy),
     cronSchedule: null,
     workflowStartDelayMs: null,
     memo: memoPayloads(options.memo, converter),
