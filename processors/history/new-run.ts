@@ -11,6 +11,7 @@ import { appendEvent, type Ctx } from './context.js';
 import { prngSeedOf } from './deterministic-seed.js';
 import { rememberRequestId, type SignalInput } from './client-requests.js';
 import { retryPolicyProblem } from './retry-policy.js';
+import { cronScheduleProblem } from './cron-runs.js';
 import { scheduleWorkflowTask } from './workflow-task-schedule.js';
 
 const positive = (ms: number | null): number | null => (ms !== null && ms > 0 ? ms : null);
@@ -24,7 +25,8 @@ export function startProblem(start: StartWorkflowExecutionRequest): { code: 'Inv
   if (timeouts.some((ms) => ms !== null && ms < 0)) return { code: 'InvalidArgument', message: 'timeouts and the start delay must not be negative' };
   const retry = retryPolicyProblem(start.retryPolicy);
   if (retry) return { code: 'InvalidArgument', message: `retryPolicy: ${retry}` };
-  if (start.cronSchedule) return { code: 'NotSupportedYet', message: 'cron schedules are not supported yet (planned: issue 5)' };
+  const cron = cronScheduleProblem(start);
+  if (cron) return { code: 'InvalidArgument', message: `cronSchedule: ${cron}` };
   if (start.parent) return { code: 'NotSupportedYet', message: 'child workflows are not supported yet (planned: issue 5)' };
   return null;
 }

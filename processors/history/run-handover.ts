@@ -35,7 +35,7 @@ export interface Handover {
   backoffMs: number;
   /** Attempt of the new run: the old one's + 1 for a retry, 1 for a cron run. */
   attempt: number;
-  /** The run's latest WorkflowTaskCompleted event (0 if none: a run timeout before any task completed). */
+  /** The WorkflowTaskCompleted whose Fail or Complete command closed the run; 0 when a timeout closed it. */
   completedEventId: number;
 }
 
@@ -50,6 +50,17 @@ function repeatedStart(old: MutableStateSnapshot, runId: string, backoffMs: numb
     workflowStartDelayMs: backoffMs > 0 ? backoffMs : null, memo: old.memo, searchAttributes: old.searchAttributes,
     header: old.startHeader, parent: null,
   };
+}
+
+/**
+ * A cron run's own execution and run deadlines, from its execution time (cron chains run for ever;
+ * retries and continue-as-new keep the deadline of the run they continue).
+ */
+function ownDeadlines(state: MutableStateSnapshot): void {
+  const info = state.executionInfo;
+  const { executionTime, workflowExecutionTimeoutMs: execution, workflowRunTimeoutMs: run } = info;
+  info.workflowExecutionExpirationTime = execution === null ? null : executionTime + execution;
+  info.workflowRunExpirationTime = run === null ? null : executionTime + run;
 }
 
 /**
@@ -75,6 +86,7 @@ export function handOverToNewRun(ctx: Ctx, handover: Handover): void {
   closeRun(ctx, { status: 'ContinuedAsNew', result: handover.result, failure: handover.failure });
   ctx.closedRun = { state: cloneData(old), visibility: visibilityRowOf(old) };
   const state = continuedRunState(ctx, old, start, followers);
+  if (handover.initiator === 'CronSchedule') ownDeadlines(state);
   state.executionInfo.attempt = handover.attempt;
   state.lastCompletionResult = lastCompletionResult;
   state.lastFailure = handover.failure;

@@ -12,6 +12,7 @@ import { requestCancelActivity } from './activity-lifecycle.js';
 import { initiateCancelExternal, initiateSignalExternal } from './external-requests.js';
 import { scheduleActivity } from './activity-tasks.js';
 import { failWorkflow } from './workflow-retry.js';
+import { startNextCronRun } from './cron-runs.js';
 import { cancelTimer, startTimer } from './user-timers.js';
 
 /** The completion the commands came with. */
@@ -36,6 +37,7 @@ const appliers: { [K in WorkflowCommandType]: Apply<K> } = {
   StartTimer: (ctx, done, c) => (startTimer(ctx, c.timerId, c.startToFireTimeoutMs, done.completedEventId), false),
   CancelTimer: (ctx, done, c) => (cancelTimer(ctx, c.timerId, done.completedEventId, done.identity), false),
   CompleteWorkflowExecution: (ctx, done, c) => {
+    if (startNextCronRun(ctx, { result: c.result, failure: null, completedEventId: done.completedEventId })) return false;
     appendEvent(ctx, { type: 'WorkflowExecutionCompleted', result: c.result, workflowTaskCompletedEventId: done.completedEventId, newExecutionRunId: null });
     closeRun(ctx, { status: 'Completed', result: c.result, failure: null });
     return false;

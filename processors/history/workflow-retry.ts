@@ -5,7 +5,8 @@
  * stops at `maximumAttempts`, on a non-retryable failure (`nonRetryable`, or its code listed in
  * `nonRetryableErrorTypes`), once cancellation was requested, or when the next attempt would not
  * start before the execution timeout. Terminate and cancel never retry; nor does the execution
- * timeout, which bounds the whole chain.
+ * timeout, which bounds the whole chain. A cron run that is not retried goes on to its next cron
+ * run (`cron-runs.ts`).
  * @module
  */
 import type { Failure } from '../../topics/schemas/common/v1-records.js';
@@ -15,6 +16,7 @@ import { closeRun, timeOutRun } from './close-run.js';
 import { flushBuffered } from './delivery.js';
 import { decideRetry, normalizeRetryPolicy, type RetryDecision } from './retry-policy.js';
 import { handOverToNewRun } from './run-handover.js';
+import { startNextCronRun } from './cron-runs.js';
 
 /** The failure a run timeout stands for when the retry policy decides (retryable, unlike the closing failure). */
 const runTimeoutFailure: Failure = {
@@ -31,7 +33,7 @@ export function workflowRetryDecision(state: MutableStateSnapshot, failure: Fail
   });
 }
 
-/** FailWorkflowExecution: a retry when the policy allows one, else the run fails. */
+/** FailWorkflowExecution: a retry when the policy allows one, else the next cron run if any, else the run fails. */
 export function failWorkflow(ctx: Ctx, failure: Failure, completedEventId: number): void {
   const decision = workflowRetryDecision(ctx.state, failure, ctx.now);
   if (decision?.retry) {
@@ -39,6 +41,7 @@ export function failWorkflow(ctx: Ctx, failure: Failure, completedEventId: numbe
     handOverToNewRun(ctx, { initiator: 'Retry', failure, result: null, backoffMs: decision.backoffMs, attempt, completedEventId });
     return;
   }
+  if (startNextCronRun(ctx, { result: null, failure, completedEventId })) return;
   appendEvent(ctx, {
     type: 'WorkflowExecutionFailed', failure, retryState: decision?.retryState ?? 'RetryPolicyNotSet',
     workflowTaskCompletedEventId: completedEventId, newExecutionRunId: null,
@@ -46,23 +49,26 @@ export function failWorkflow(ctx: Ctx, failure: Failure, completedEventId: numbe
   closeRun(ctx, { status: 'Failed', result: null, failure });
 }
 
-/** A run or execution timeout fired: a retry when the policy allows one (run timeout only), else the run times out. */
+/**
+ * A run or execution timeout fired: a retry when the policy allows one (run timeout only), else
+ * the next cron run if any, else the run times out.
+ */
 export function timeOutWorkflow(ctx: Ctx, executionTimeout: boolean): void {
-  if (executionTimeout) {
-    timeOutRun(ctx, true, 'Timeout');
-    return;
-  }
-  const decision = workflowRetryDecision(ctx.state, runTimeoutFailure, ctx.now);
-  if (!decision?.retry) {
-    timeOutRun(ctx, false, decision?.retryState ?? 'RetryPolicyNotSet');
+  const info = ctx.state.executionInfo;
+  const decision: RetryDecision | null = executionTimeout ? { retry: false, retryState: 'Timeout' } : workflowRetryDecision(ctx.state, runTimeoutFailure, ctx.now);
+  if (!decision?.retry && !info.cronSchedule) {
+    timeOutRun(ctx, executionTimeout, decision?.retryState ?? 'RetryPolicyNotSet');
     return;
   }
   // As for any close from outside: the in-flight workflow task writes nothing, buffered events are kept.
   ctx.state.pendingWorkflowTask = null;
   flushBuffered(ctx);
-  const info = ctx.state.executionInfo;
-  handOverToNewRun(ctx, {
-    initiator: 'Retry', failure: runTimeoutFailure, result: null, backoffMs: decision.backoffMs, attempt: info.attempt + 1,
-    completedEventId: info.lastWorkflowTaskCompletedEventId ?? 0,
-  });
+  // 0: the hand-over answers no workflow task (replay tells it from one that answers a Fail or Complete command).
+  const completedEventId = 0;
+  const failure = executionTimeout ? { ...runTimeoutFailure, message: 'workflow execution timeout' } : runTimeoutFailure;
+  if (decision?.retry) {
+    handOverToNewRun(ctx, { initiator: 'Retry', failure, result: null, backoffMs: decision.backoffMs, attempt: info.attempt + 1, completedEventId });
+  } else {
+    startNextCronRun(ctx, { result: null, failure, completedEventId });
+  }
 }

@@ -29,6 +29,8 @@ export interface StartOptions {
   readonly memo?: Readonly<Record<string, unknown>>;
   /** Retries failed (or run-timed-out) runs as new runs of the same workflow id (README "Retry policy of a workflow"). */
   readonly retryPolicy?: WorkflowRetryOptions;
+  /** Runs the workflow on a cron schedule (UTC; 5 fields, or 6 with leading seconds; README "Cron workflows"). */
+  readonly cronSchedule?: string;
 }
 
 /** The start command body for these options; the run id is chosen here, by the client. Throws TypeError for a bad duration or search attribute. */
@@ -45,13 +47,20 @@ export function startRequest(options: StartOptions, converter: DataConverter, id
     workflowRunTimeoutMs: optionalDurationToMs(options.workflowRunTimeout, 'workflowRunTimeout'),
     workflowTaskTimeoutMs: optionalDurationToMs(options.workflowTaskTimeout, 'workflowTaskTimeout'),
     retryPolicy: workflowRetryPolicy(options.retryPolicy),
-    cronSchedule: null,
+    cronSchedule: cronScheduleOf(options.cronSchedule),
     workflowStartDelayMs: null,
     memo: memoPayloads(options.memo, converter),
     searchAttributes: checkedSearchAttributes(options.searchAttributes),
     header: {},
     parent: null,
   };
+}
+
+/** The cron schedule as sent (the engine parses it); null when unset. Throws TypeError when it is not a string. */
+function cronScheduleOf(cronSchedule: unknown): string | null {
+  if (cronSchedule === undefined || cronSchedule === null) return null;
+  if (typeof cronSchedule !== 'string' || cronSchedule.trim() === '') throw new TypeError("'cronSchedule' must be a non-empty cron expression");
+  return cronSchedule;
 }
 
 /** The memo encoded field by field. Throws TypeError when `memo` is not a plain object. */

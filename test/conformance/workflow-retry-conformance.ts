@@ -8,6 +8,8 @@ import { engineHistoryFetcher } from '../../gateway/engine-history-fetcher.js';
 import { EngineMetrics } from '../../gateway/metrics.js';
 import { WorkflowClient, WorkflowClientError } from '../../sdk/client/workflow-client.js';
 import { Worker } from '../../sdk/worker/worker.js';
+import { replayHistory } from '../../sdk/replay/replay-history.js';
+import { bundleWorkflowCode } from '../../sdk/workflow/bundle.js';
 import type { HistoryEvent } from '../../topics/schemas/history-event/index.js';
 import type { FlakyInput } from '../workflows/workflow-retry.js';
 import { startTestEngine, type TestEngine } from '../support/test-engine.js';
@@ -85,6 +87,23 @@ export function workflowRetryConformance(backend: 'kafka' | 'embedded'): void {
     const last = chain.at(-1)!.at(-1)!.attributes;
     assert.ok(last.type === 'WorkflowExecutionFailed');
     assert.equal(last.retryState, 'MaximumAttemptsReached');
+    const bundle = await bundleWorkflowCode({ workflowsPath: RETRY_WORKFLOWS });
+    for (const events of chain) assert.deepEqual(replayHistory(bundle, events), { ok: true }, 'a retried run replays: its hand-over stands for the Fail command');
+  });
+
+  test('a run timeout is retried too: a run that outlives its run timeout is started again, and the chain ends at maximumAttempts', async () => {
+    const id = uniqueName('hot');
+    const handle = await client.start('hotLoop', {
+      workflowId: id, taskQueue: queue, args: [1_000_000], workflowRunTimeout: '300ms', retryPolicy: { ...quickRetry, maximumAttempts: 2 },
+    });
+    const outcome = await handle.result('60s');
+    assert.equal(outcome.status, 'TimedOut');
+    const chain = await chainOf('default', id, handle.runId!);
+    assert.deepEqual(chain.map((events) => events.at(-1)!.attributes.type), ['WorkflowExecutionContinuedAsNew', 'WorkflowExecutionTimedOut']);
+    const handover = chain[0]!.at(-1)!.attributes as Extract<HistoryEvent['attributes'], { type: 'WorkflowExecutionContinuedAsNew' }>;
+    assert.deepEqual([handover.initiator, handover.failure?.code], ['Retry', 'TimedOut']);
+    const bundle = await bundleWorkflowCode({ workflowsPath: RETRY_WORKFLOWS });
+    assert.deepEqual(replayHistory(bundle, chain[0]!), { ok: true }, 'a run handed over by its timeout replays');
   });
 
   test('workflowInfo().attempt counts the attempts: a workflow that succeeds on attempt 3 returns 3', async () => {

@@ -1,5 +1,5 @@
 /**
- * Workflows for the workflow retry policy and task rate conformance tests.
+ * Workflows for the workflow retry policy, cron and task rate conformance tests.
  * @module
  */
 import { ApplicationFailure, sleep, workflowInfo } from '../../sdk/workflow/index.js';
@@ -27,4 +27,11 @@ export async function flaky(input: FlakyInput): Promise<{ attempt: number; input
 export async function hotLoop(steps: number): Promise<number> {
   for (let i = 0; i < steps; i++) await sleep(1);
   return steps;
+}
+
+/** A cron run: counts its runs by adding one to the last run's result (`workflowInfo().lastResult`). */
+export async function cronCounter(): Promise<{ count: number; lastFailure: string | null }> {
+  const { lastResult, lastFailure } = workflowInfo();
+  const previous = lastResult as { count: number } | undefined;
+  return { count: (previous?.count ?? 0) + 1, lastFailure: lastFailure?.message ?? null };
 }
