@@ -187,7 +187,7 @@ function startFromBody(engine: Engine, namespace: string, workflowId: string, bo
         workflowType: requireString(body.workflowType, 'workflowType'),
         taskQueue: requireString(body.taskQueue, 'taskQueue'),
         args: optionalArray(body.args, 'args'),
-        ...pick(body, ['workflowIdConflictPolicy', 'workflowIdReusePolicy', 'workflowExecutionTimeout', 'workflowRunTimeout', 'workflowTaskTimeout', 'searchAttributes', 'memo']),
+        ...pick(body, ['workflowIdConflictPolicy', 'workflowIdReusePolicy', 'workflowExecutionTimeout', 'workflowRunTimeout', 'workflowTaskTimeout', 'searchAttributes', 'memo', 'retryPolicy', 'cronSchedule']),
       },
       engine.dataConverter,
       'http-gateway',

@@ -22,6 +22,8 @@ const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   ResourceExhausted: 429,
   LimitExceeded: 409,
   INVALID_DURATION: 400,
+  // A start the engine refuses as sent (e.g. a retry policy whose maximum interval is below its initial one).
+  InvalidArgument: 400,
   NotSupportedYet: 501,
   SHARD_UNAVAILABLE: 503,
   HISTORY_NOT_INDEXED: 503,

@@ -30,7 +30,8 @@ export async function closedRunOutcome(engine: Engine, namespace: string, workfl
     case 'WorkflowExecutionFailed':
       return { row, result: null, failure: a.failure, newExecutionRunId: a.newExecutionRunId };
     case 'WorkflowExecutionContinuedAsNew':
-      return { row, result: null, failure: null, newExecutionRunId: a.newExecutionRunId };
+      // A retried run (initiator Retry) keeps the failure that closed it.
+      return { row, result: null, failure: a.failure, newExecutionRunId: a.newExecutionRunId };
     case 'WorkflowExecutionTerminated':
       return { row, result: null, failure: engineFailure('Terminated', a.reason || 'terminated'), newExecutionRunId: null };
     case 'WorkflowExecutionTimedOut':

@@ -4,7 +4,7 @@
  * every caller waiting for the result is answered.
  * @module
  */
-import type { WorkflowExecutionStatus } from '../../topics/schemas/common/v1-enums.js';
+import type { RetryState, WorkflowExecutionStatus } from '../../topics/schemas/common/v1-enums.js';
 import type { Failure } from '../../topics/schemas/common/v1-records.js';
 import type { Payload } from '../../topics/payload/payload.js';
 import type { Reply } from '../../topics/schemas/reply/index.js';
@@ -72,11 +72,11 @@ export function terminateRun(ctx: Ctx, reason: string, details: Payload | null, 
   );
 }
 
-/** Times the run out (run or execution timeout). */
-export function timeOutRun(ctx: Ctx, executionTimeout: boolean): void {
-  // Workflow retries are not implemented yet, so a run timeout never retries; the execution
-  // timeout ends the chain in any case (Temporal's retry state Timeout).
-  const retryState = executionTimeout ? 'Timeout' : 'RetryPolicyNotSet';
+/**
+ * Times the run out (run or execution timeout) for good; `retryState` says why it is not retried
+ * (`workflow-retry.ts` decides, and hands over to a new run instead when the policy allows).
+ */
+export function timeOutRun(ctx: Ctx, executionTimeout: boolean, retryState: RetryState): void {
   const what = executionTimeout ? 'execution' : 'run';
   closeFromOutside(
     ctx,

@@ -25,6 +25,8 @@ export interface HistoryLimits {
   readonly maxPendingActivities: number;
   /** Most signals a run accepts; more are refused (`MaximumSignalsPerExecution`). */
   readonly maxSignalsPerRun: number;
+  /** Most workflow tasks sent per second for one workflow; more wait for the next second, so a hot workflow cannot starve its shard. */
+  readonly maxWorkflowTasksPerSecond: number;
 }
 
 /** Engine settings of the history state machine. */
@@ -64,6 +66,7 @@ export const defaultHistoryLimits: HistoryLimits = Object.freeze({
   historySizeLimitBytes: 50 * MiB,
   maxPendingActivities: 2_000,
   maxSignalsPerRun: 10_000,
+  maxWorkflowTasksPerSecond: 200,
 });
 
 /** The defaults: Temporal's values where Temporal has one. */

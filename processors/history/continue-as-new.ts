@@ -41,10 +41,12 @@ function continuedStart(old: MutableStateSnapshot, command: ContinueAsNewAttribu
 /**
  * The new run's state: a fresh run, except what belongs to the chain — its first run id, the
  * execution deadline (counted from the first run, so a chain cannot outlive it), the start request
- * id (a retried start still finds the chain) and the callers following the chain's result.
+ * id (a retried start still finds the chain), the callers following the chain's result and the
+ * workflow-task rate window. Also used by workflow retries and cron runs (`run-handover.ts`).
  */
-function continuedRunState(ctx: Ctx, old: MutableStateSnapshot, start: StartWorkflowExecutionRequest, followers: MutableStateSnapshot['resultWaiters']): MutableStateSnapshot {
-  const state = newRunState(ctx.command!, start, ctx.now, ctx.config);
+export function continuedRunState(ctx: Ctx, old: MutableStateSnapshot, start: StartWorkflowExecutionRequest, followers: MutableStateSnapshot['resultWaiters']): MutableStateSnapshot {
+  const origin = { namespace: old.executionInfo.namespace, workflowId: old.executionInfo.workflowId, requestId: old.startRequestId };
+  const state = newRunState(origin, start, ctx.now, ctx.config);
   const info = state.executionInfo;
   const chainDeadline = old.executionInfo.workflowExecutionExpirationTime;
   info.firstExecutionRunId = old.executionInfo.firstExecutionRunId;
@@ -54,6 +56,9 @@ function continuedRunState(ctx: Ctx, old: MutableStateSnapshot, start: StartWork
   }
   state.startRequestId = old.startRequestId;
   state.resultWaiters = followers;
+  // The task rate limit is per workflow: a hot workflow does not escape it by starting a new run.
+  state.workflowTaskWindowStartTime = old.workflowTaskWindowStartTime;
+  state.workflowTaskWindowCount = old.workflowTaskWindowCount;
   return state;
 }
 

@@ -10,6 +10,8 @@ import type { HistoryConfig } from './config.js';
 import { appendEvent, type Ctx } from './context.js';
 import { prngSeedOf } from './deterministic-seed.js';
 import { rememberRequestId, type SignalInput } from './client-requests.js';
+import { retryPolicyProblem } from './retry-policy.js';
+import { cronScheduleProblem } from './cron-runs.js';
 import { scheduleWorkflowTask } from './workflow-task-schedule.js';
 
 const positive = (ms: number | null): number | null => (ms !== null && ms > 0 ? ms : null);
@@ -21,7 +23,10 @@ export function startProblem(start: StartWorkflowExecutionRequest): { code: 'Inv
   }
   const timeouts = [start.workflowExecutionTimeoutMs, start.workflowRunTimeoutMs, start.workflowTaskTimeoutMs, start.workflowStartDelayMs];
   if (timeouts.some((ms) => ms !== null && ms < 0)) return { code: 'InvalidArgument', message: 'timeouts and the start delay must not be negative' };
-  if (start.cronSchedule) return { code: 'NotSupportedYet', message: 'cron schedules are not supported yet (planned: issue 5)' };
+  const retry = retryPolicyProblem(start.retryPolicy);
+  if (retry) return { code: 'InvalidArgument', message: `retryPolicy: ${retry}` };
+  const cron = cronScheduleProblem(start);
+  if (cron) return { code: 'InvalidArgument', message: `cronSchedule: ${cron}` };
   if (start.parent) return { code: 'NotSupportedYet', message: 'child workflows are not supported yet (planned: issue 5)' };
   return null;
 }
@@ -30,7 +35,7 @@ export function startProblem(start: StartWorkflowExecutionRequest): { code: 'Inv
  * The state of a run that has no events yet. The run timeout defaults to the execution timeout and
  * may not exceed it (Temporal); both count from the execution time (start + start delay).
  */
-export function newRunState(command: Command, start: StartWorkflowExecutionRequest, now: number, config: HistoryConfig): MutableStateSnapshot {
+export function newRunState(command: Pick<Command, 'namespace' | 'workflowId' | 'requestId'>, start: StartWorkflowExecutionRequest, now: number, config: HistoryConfig): MutableStateSnapshot {
   const execution = positive(start.workflowExecutionTimeoutMs);
   const runTimeout = positive(start.workflowRunTimeoutMs) ?? execution;
   const run = execution !== null && runTimeout !== null ? Math.min(runTimeout, execution) : runTimeout;
@@ -44,7 +49,7 @@ export function newRunState(command: Command, start: StartWorkflowExecutionReque
       workflowExecutionExpirationTime: execution === null ? null : executionTime + execution,
       workflowRunExpirationTime: run === null ? null : executionTime + run,
       lastEventId: 0, nextEventId: 1, lastEventTime: now, lastWorkflowTaskCompletedEventId: null,
-      firstExecutionRunId: start.runId, parent: null, attempt: 1, retryPolicy: start.retryPolicy, cronSchedule: null,
+      firstExecutionRunId: start.runId, parent: null, attempt: 1, retryPolicy: start.retryPolicy, cronSchedule: start.cronSchedule || null,
       cancelRequested: false, historySizeBytes: 0,
     },
     pendingActivities: [], pendingTimers: [], pendingWorkflowTask: null, bufferedEvents: [], requestIds: [],
@@ -52,6 +57,8 @@ export function newRunState(command: Command, start: StartWorkflowExecutionReque
     searchAttributes: { ...start.searchAttributes }, memo: { ...start.memo }, startRequestId: command.requestId,
     workflowTaskDispatched: true, activitiesAwaitingBackoff: [], closeResult: null, closeFailure: null,
     signalCount: 0, historyLimitWarned: false,
+    startInput: start.input, startHeader: { ...start.header }, lastCompletionResult: null, lastFailure: null,
+    workflowTaskWindowStartTime: 0, workflowTaskWindowCount: 0,
   };
 }
 
@@ -72,9 +79,10 @@ export function startRun(ctx: Ctx, start: StartWorkflowExecutionRequest, signal:
     type: 'WorkflowExecutionStarted', workflowType: info.workflowType, taskQueue: info.taskQueue, input: start.input,
     workflowExecutionTimeoutMs: info.workflowExecutionTimeoutMs, workflowRunTimeoutMs: info.workflowRunTimeoutMs,
     workflowTaskTimeoutMs: info.workflowTaskTimeoutMs, parent: null, continuedExecutionRunId: continued?.runId ?? null,
-    initiator: continued?.initiator ?? null, continuedFailure: null, lastCompletionResult: null, originalExecutionRunId: info.runId,
+    initiator: continued?.initiator ?? null, continuedFailure: ctx.state.lastFailure, lastCompletionResult: ctx.state.lastCompletionResult,
+    originalExecutionRunId: info.runId,
     firstExecutionRunId: info.firstExecutionRunId, identity: start.identity, requestId, retryPolicy: info.retryPolicy,
-    attempt: 1, workflowExecutionExpirationTime: info.workflowExecutionExpirationTime, cronSchedule: null,
+    attempt: info.attempt, workflowExecutionExpirationTime: info.workflowExecutionExpirationTime, cronSchedule: info.cronSchedule,
     firstWorkflowTaskBackoffMs: positive(start.workflowStartDelayMs), memo: start.memo,
     searchAttributes: start.searchAttributes, header: start.header, prngSeed: prngSeedOf(info.runId),
   });

@@ -86,8 +86,8 @@ describe('starting a workflow', () => {
     assert.equal(reject.rejection?.code, 'WorkflowExecutionAlreadyStarted');
   });
 
-  it('refuses cron schedules and child starts as not supported yet, and starts with missing fields as invalid', () => {
-    assert.equal(new HistoryDriver().start({ cronSchedule: '@hourly' }).rejection?.code, 'NotSupportedYet');
+  it('refuses child starts as not supported yet, and starts with missing fields or an invalid cron schedule as invalid', () => {
+    assert.equal(new HistoryDriver().start({ cronSchedule: '61 * * * *' }).rejection?.code, 'InvalidArgument');
     assert.equal(new HistoryDriver().start({ parent: { namespace: 'default', workflowId: 'p', runId: 'r', initiatedEventId: 5 } }).rejection?.code, 'NotSupportedYet');
     assert.equal(new HistoryDriver().start({ taskQueue: '' }).rejection?.code, 'InvalidArgument');
   });

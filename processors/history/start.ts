@@ -14,6 +14,7 @@ import { newRunState, startProblem, startRun } from './new-run.js';
 import { cloneData } from './plain-data.js';
 import { deliverSignal, seenRequestId, type SignalInput } from './client-requests.js';
 import { finishWithinLimits } from './history-limits.js';
+import { withCronBackoff } from './cron-runs.js';
 import { RejectionCode, type Transition } from './transition.js';
 import { visibilityRowOf } from './visibility.js';
 
@@ -90,9 +91,10 @@ function onClosedRun(current: MutableStateSnapshot, command: StartCommand, start
 /** Applies a start or signal-with-start to the workflow's state (null: no run yet). */
 export function applyStart(current: MutableStateSnapshot | null, command: StartCommand, now: number, config: HistoryConfig): Transition {
   const body = command.body as CommandBodyOf<'StartWorkflowExecution'> | CommandBodyOf<'SignalWithStartWorkflowExecution'>;
-  const start: StartWorkflowExecutionRequest = body.type === 'StartWorkflowExecution' ? body : body.start;
-  const problem = startProblem(start);
+  const requested: StartWorkflowExecutionRequest = body.type === 'StartWorkflowExecution' ? body : body.start;
+  const problem = startProblem(requested);
   if (problem) return rejectionOnly(command.replyTo, current?.executionInfo.runId ?? null, problem);
+  const start = withCronBackoff(requested, now);
   if (current === null) {
     const ctx = openContext(newRunState(command, start, now, config), now, config, command);
     startRun(ctx, start, signalOf(command.body));

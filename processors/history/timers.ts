@@ -11,12 +11,12 @@ import { openContext, type Ctx } from './context.js';
 import { finishWithinLimits } from './history-limits.js';
 import { activityTaskIntentOf, awaitingBackoff, findActivity } from './activity-tasks.js';
 import { timeOutActivity } from './activity-lifecycle.js';
-import { timeOutRun } from './close-run.js';
 import { expireRun } from './retention.js';
 import type { TimerKind, TimerRef } from './timer-ref.js';
 import type { Transition } from './transition.js';
 import { fireTimer } from './user-timers.js';
 import { timeOutWorkflowTask } from './workflow-task-attempts.js';
+import { timeOutWorkflow } from './workflow-retry.js';
 import { awaitingStartDelay, dispatchWorkflowTask, scheduleWorkflowTask } from './workflow-task-schedule.js';
 
 /** An armed deadline and the id of what it belongs to (activity scheduled id, timer started id, workflow task scheduled id). */
@@ -104,10 +104,10 @@ const handlers: { [K in TimerKind]: (ctx: Ctx, key: number) => void } = {
   },
   WorkflowTaskRetry: (ctx) => dispatchWorkflowTask(ctx),
   WorkflowStartDelay: (ctx) => scheduleWorkflowTask(ctx, 1),
-  RunTimeout: (ctx) => timeOutRun(ctx, false),
-  ExecutionTimeout: (ctx) => timeOutRun(ctx, true),
   // Never armed in a running state: retention is fired by `expireRun` before this table is used.
   Retention: () => undefined,
+  RunTimeout: (ctx) => timeOutWorkflow(ctx, false),
+  ExecutionTimeout: (ctx) => timeOutWorkflow(ctx, true),
 };
 
 const unchanged = (): Transition => ({

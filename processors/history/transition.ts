@@ -40,7 +40,7 @@ export const RejectionCode = {
   ResourceExhausted: 'ResourceExhausted',
   /** The run reached a per-run limit (signals per run); retrying does not help, a new run does. */
   LimitExceeded: 'LimitExceeded',
-  /** A feature planned for later (queries, updates, children, cron, …). */
+  /** A feature planned for later (updates, children, …). */
   NotSupportedYet: 'NotSupportedYet',
   /** A field has a value the engine cannot accept. */
   InvalidArgument: 'InvalidArgument',

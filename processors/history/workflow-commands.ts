@@ -11,6 +11,8 @@ import { continueAsNew } from './continue-as-new.js';
 import { requestCancelActivity } from './activity-lifecycle.js';
 import { initiateCancelExternal, initiateSignalExternal } from './external-requests.js';
 import { scheduleActivity } from './activity-tasks.js';
+import { failWorkflow } from './workflow-retry.js';
+import { startNextCronRun } from './cron-runs.js';
 import { cancelTimer, startTimer } from './user-timers.js';
 
 /** The completion the commands came with. */
@@ -35,19 +37,12 @@ const appliers: { [K in WorkflowCommandType]: Apply<K> } = {
   StartTimer: (ctx, done, c) => (startTimer(ctx, c.timerId, c.startToFireTimeoutMs, done.completedEventId), false),
   CancelTimer: (ctx, done, c) => (cancelTimer(ctx, c.timerId, done.completedEventId, done.identity), false),
   CompleteWorkflowExecution: (ctx, done, c) => {
+    if (startNextCronRun(ctx, { result: c.result, failure: null, completedEventId: done.completedEventId })) return false;
     appendEvent(ctx, { type: 'WorkflowExecutionCompleted', result: c.result, workflowTaskCompletedEventId: done.completedEventId, newExecutionRunId: null });
     closeRun(ctx, { status: 'Completed', result: c.result, failure: null });
     return false;
   },
-  FailWorkflowExecution: (ctx, done, c) => {
-    // Workflow retry policies are recorded but not applied yet (issue 5).
-    appendEvent(ctx, {
-      type: 'WorkflowExecutionFailed', failure: c.failure, retryState: 'RetryPolicyNotSet',
-      workflowTaskCompletedEventId: done.completedEventId, newExecutionRunId: null,
-    });
-    closeRun(ctx, { status: 'Failed', result: null, failure: c.failure });
-    return false;
-  },
+  FailWorkflowExecution: (ctx, done, c) => (failWorkflow(ctx, c.failure, done.completedEventId), false),
   CancelWorkflowExecution: (ctx, done, c) => {
     appendEvent(ctx, { type: 'WorkflowExecutionCanceled', workflowTaskCompletedEventId: done.completedEventId, details: c.details });
     closeRun(ctx, { status: 'Canceled', result: null, failure: engineFailure('Canceled', 'workflow canceled', c.details) });

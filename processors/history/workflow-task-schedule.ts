@@ -16,6 +16,7 @@ import { appendEvent, eventOf, type Ctx } from './context.js';
 import { startedFacts } from './history-limits.js';
 import { estimatedEventBytes } from './history-size.js';
 import type { WorkflowTaskIntent } from './transition.js';
+import { admitWorkflowTask } from './workflow-task-rate.js';
 
 /** Backoff before workflow-task attempt `attempt` (≥ 2). */
 export function workflowTaskBackoffMs(config: HistoryConfig, attempt: number): number {
@@ -65,8 +66,9 @@ export function scheduleWorkflowTask(ctx: Ctx, attempt: number): void {
   state.workflowTaskDispatched = false;
 }
 
-/** Marks the pending workflow task sent and emits its intent. */
+/** Marks the pending workflow task sent and emits its intent, unless the task rate limit defers it. */
 export function dispatchWorkflowTask(ctx: Ctx): void {
+  if (!admitWorkflowTask(ctx)) return;
   ctx.state.workflowTaskDispatched = true;
   ctx.tasks.push(workflowTaskIntentOf(ctx.state, ctx.config));
 }

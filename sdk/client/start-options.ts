@@ -5,6 +5,7 @@ import type { WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '../../topi
 import { optionalDurationToMs, type Duration } from '../workflow/duration.js';
 import type { Memo, SearchAttributes } from '../../topics/schemas/common/v1-records.js';
 import { checkedSearchAttributes } from './search-attributes.js';
+import { workflowRetryPolicy, type WorkflowRetryOptions } from './workflow-retry-policy.js';
 
 /** How to start a workflow; durations are milliseconds or strings like `'30s'`, `'48h'`. */
 export interface StartOptions {
@@ -26,6 +27,10 @@ export interface StartOptions {
   readonly searchAttributes?: SearchAttributes;
   /** Non-indexed facts about the run, each value encoded by the data converter; shown by describe and list, read by `workflowInfo().memo`. */
   readonly memo?: Readonly<Record<string, unknown>>;
+  /** Retries failed (or run-timed-out) runs as new runs of the same workflow id (README "Retry policy of a workflow"). */
+  readonly retryPolicy?: WorkflowRetryOptions;
+  /** Runs the workflow on a cron schedule (UTC; 5 fields, or 6 with leading seconds; README "Cron workflows"). */
+  readonly cronSchedule?: string;
 }
 
 /** The start command body for these options; the run id is chosen here, by the client. Throws TypeError for a bad duration or search attribute. */
@@ -41,14 +46,21 @@ export function startRequest(options: StartOptions, converter: DataConverter, id
     workflowExecutionTimeoutMs: optionalDurationToMs(options.workflowExecutionTimeout, 'workflowExecutionTimeout'),
     workflowRunTimeoutMs: optionalDurationToMs(options.workflowRunTimeout, 'workflowRunTimeout'),
     workflowTaskTimeoutMs: optionalDurationToMs(options.workflowTaskTimeout, 'workflowTaskTimeout'),
-    retryPolicy: null,
-    cronSchedule: null,
+    retryPolicy: workflowRetryPolicy(options.retryPolicy),
+    cronSchedule: cronScheduleOf(options.cronSchedule),
     workflowStartDelayMs: null,
     memo: memoPayloads(options.memo, converter),
     searchAttributes: checkedSearchAttributes(options.searchAttributes),
     header: {},
     parent: null,
   };
+}
+
+/** The cron schedule as sent (the engine parses it); null when unset. Throws TypeError when it is not a string. */
+function cronScheduleOf(cronSchedule: unknown): string | null {
+  if (cronSchedule === undefined || cronSchedule === null) return null;
+  if (typeof cronSchedule !== 'string' || cronSchedule.trim() === '') throw new TypeError("'cronSchedule' must be a non-empty cron expression");
+  return cronSchedule;
 }
 
 /** The memo encoded field by field. Throws TypeError when `memo` is not a plain object. */

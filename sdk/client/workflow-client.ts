@@ -1,4 +1,5 @@
 import { LogbookError } from '../../topics/errors.js';
+import type { WorkflowRetryOptions } from './workflow-retry-policy.js';
 
 /** A failed call to the gateway: the engine's stable code, its message and the HTTP status. */
 export class WorkflowClientError extends LogbookError {
@@ -26,6 +27,10 @@ export interface ClientStartOptions {
   readonly workflowTaskTimeout?: number | string;
   /** Non-indexed facts about the run (any JSON values); shown by describe and list, read by `workflowInfo().memo`. */
   readonly memo?: Record<string, unknown>;
+  /** Retries failed (or run-timed-out) runs as new runs, e.g. `{ initialInterval: '1s', maximumAttempts: 3 }`; `result()` follows them. */
+  readonly retryPolicy?: WorkflowRetryOptions;
+  /** Runs the workflow on a cron schedule, e.g. `'*\/5 * * * *'` (UTC); each run reads the last one's result in `workflowInfo().lastResult`. */
+  readonly cronSchedule?: string;
 }
 
 /** How a run closed, and its result or failure. */

@@ -69,6 +69,11 @@ export function isRecordedAsEvent(command: WorkflowCommand): boolean {
 
 /** Whether a recorded command event stands for this command (type and identity). */
 export function commandMatchesEvent(command: WorkflowCommand, event: HistoryEvent): boolean {
+  const a = event.attributes;
+  // A retry or cron hand-over is recorded in place of the Fail (or, for cron, Complete) command that caused it.
+  if (a.type === 'WorkflowExecutionContinuedAsNew' && a.initiator !== 'Workflow') {
+    return command.type === (a.failure === null ? 'CompleteWorkflowExecution' : 'FailWorkflowExecution');
+  }
   const rule = ruleOf(command);
   return rule.event === event.attributes.type && rule.identity(command) === eventIdentity(event.attributes);
 }

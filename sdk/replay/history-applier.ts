@@ -266,7 +266,8 @@ export class HistoryApplier {
     WorkflowExecutionCompleted: this.#command,
     WorkflowExecutionFailed: this.#command,
     WorkflowExecutionCanceled: this.#command,
-    WorkflowExecutionContinuedAsNew: this.#command,
+    // A hand-over by the engine after a run timeout (no workflow task behind it) is closed from outside.
+    WorkflowExecutionContinuedAsNew: (e) => (e.attributes.initiator !== 'Workflow' && e.attributes.workflowTaskCompletedEventId === 0 ? undefined : this.#commandEvent(e)),
     StartChildWorkflowExecutionInitiated: this.#command,
     SignalExternalWorkflowExecutionInitiated: this.#command,
     RequestCancelExternalWorkflowExecutionInitiated: this.#command,

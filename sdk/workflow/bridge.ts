@@ -32,6 +32,10 @@ export interface WorkflowRunInfo {
   continuedFromExecutionRunId: string | null;
   /** The memo given at start, decoded (host values: copy them into the sandbox's realm before use). */
   memo: Record<string, unknown>;
+  /** A cron run: the result of the chain's last completed run, decoded; undefined if none. */
+  lastResult?: unknown;
+  /** A retry or cron run: the failure of the run before it; null or undefined if none. */
+  lastFailure?: { message: string; type: string } | null;
 }
 
 /** What the engine said about the history when it sent the workflow task (its WorkflowTaskStarted). */

@@ -176,6 +176,10 @@ export interface WorkflowInfo {
   readonly continuedFromExecutionRunId: string | undefined;
   /** The memo the run was started with (`memo` in the start options), decoded; `{}` when none. */
   readonly memo: Record<string, unknown>;
+  /** A cron run: the result of the last completed run of its chain (Temporal's `lastResult`); undefined if none. */
+  readonly lastResult: unknown;
+  /** A retry or cron run: the failure of the run before it (its message and failure type); undefined if none. */
+  readonly lastFailure: { readonly message: string; readonly type: string } | undefined;
   /** Events in the history as of the current workflow task (its WorkflowTaskStarted event id). */
   readonly historyLength: number;
   /** Estimated size of the history in bytes as of the current workflow task. */
@@ -207,6 +211,8 @@ export function workflowInfo(): WorkflowInfo {
     continuedFromExecutionRunId: info.continuedFromExecutionRunId ?? undefined,
     // A copy per call, made in the sandbox's realm: the workflow may change it without changing the run's facts.
     memo: copyIntoRealm(info.memo),
+    lastResult: info.lastResult === undefined ? undefined : copyIntoRealm(info.lastResult),
+    lastFailure: info.lastFailure ? copyIntoRealm(info.lastFailure) : undefined,
     historyLength: task.historyLength,
     historySize: task.historySizeBytes,
     continueAsNewSuggested: task.continueAsNewSuggested,

@@ -26,6 +26,7 @@ import { mutableStateSnapshotCases } from './mutable-state-snapshot/v1-fixture-c
 import { mutableStateSnapshotV2Cases } from './mutable-state-snapshot/v2-fixture-cases.js';
 import { mutableStateSnapshotV3Cases } from './mutable-state-snapshot/v3-fixture-cases.js';
 import { namespaceCases } from './namespace/v1-fixture-cases.js';
+import { mutableStateSnapshotV4Cases } from './mutable-state-snapshot/v4-fixture-cases.js';
 import { queryTaskCases } from './query-task/v1-fixture-cases.js';
 import { replyCases, replyV2Cases } from './reply/v1-fixture-cases.js';
 import type { RecordName } from './schema-catalog.js';
@@ -40,6 +41,7 @@ const plan: readonly [RecordName, number, readonly FixtureCase<unknown>[]][] = [
   ['MutableStateSnapshot', 1, mutableStateSnapshotCases],
   ['MutableStateSnapshot', 2, mutableStateSnapshotV2Cases],
   ['MutableStateSnapshot', 3, mutableStateSnapshotV3Cases],
+  ['MutableStateSnapshot', 4, mutableStateSnapshotV4Cases],
   ['ShardPositions', 1, shardPositionsCases],
   ['WorkflowTask', 1, workflowTaskCases],
   ['WorkflowTask', 2, workflowTaskV2Cases],

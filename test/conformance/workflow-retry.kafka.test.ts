@@ -1,0 +1,4 @@
+import { describe } from 'node:test';
+import { workflowRetryConformance } from './workflow-retry-conformance.js';
+
+describe('workflow retry policies and the workflow-task rate limit on the real Kafka broker', () => workflowRetryConformance('kafka'));
