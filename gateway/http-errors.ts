@@ -21,6 +21,7 @@ const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   WorkflowClosed: 409,
   ResourceExhausted: 429,
   LimitExceeded: 409,
+  InvalidArgument: 400,
   INVALID_DURATION: 400,
   NotSupportedYet: 501,
   SHARD_UNAVAILABLE: 503,
@@ -49,6 +50,12 @@ export function optionalArray(value: unknown, name: string): unknown[] {
 
 /** The express error handler: every error becomes JSON `{code, message}` with a fitting status. */
 export function errorHandler(error: unknown, _req: Request, res: Response, _next: NextFunction): void {
+  if ((error as { type?: string }).type === 'entity.too.large') {
+    // The body parser's limit: the body cannot hold payloads within the per-payload limit anyway.
+    const limit = (error as { limit?: number }).limit;
+    res.status(413).json({ code: 'PayloadTooLarge', message: `the request body is larger than ${limit ?? 'the limit of'} bytes; each payload may be at most 2 MiB` });
+    return;
+  }
   const status =
     error instanceof HttpError
       ? error.status

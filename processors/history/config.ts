@@ -25,6 +25,8 @@ export interface HistoryLimits {
   readonly maxPendingActivities: number;
   /** Most signals a run accepts; more are refused (`MaximumSignalsPerExecution`). */
   readonly maxSignalsPerRun: number;
+  /** Largest payload (its data bytes) a command may carry (`BlobSizeLimitError`); see `payload-limits.ts`. */
+  readonly maxPayloadBytes: number;
 }
 
 /** Engine settings of the history state machine. */
@@ -57,6 +59,7 @@ export const defaultHistoryLimits: HistoryLimits = Object.freeze({
   historySizeLimitBytes: 50 * MiB,
   maxPendingActivities: 2_000,
   maxSignalsPerRun: 10_000,
+  maxPayloadBytes: 2 * MiB,
 });
 
 /** The defaults: Temporal's values where Temporal has one. */

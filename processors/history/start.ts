@@ -14,6 +14,7 @@ import { newRunState, startProblem, startRun } from './new-run.js';
 import { cloneData } from './plain-data.js';
 import { deliverSignal, seenRequestId, type SignalInput } from './client-requests.js';
 import { finishWithinLimits } from './history-limits.js';
+import { oversizedInputRejection } from './payload-limits.js';
 import { RejectionCode, type Transition } from './transition.js';
 import { visibilityRowOf } from './visibility.js';
 
@@ -91,7 +92,7 @@ function onClosedRun(current: MutableStateSnapshot, command: StartCommand, start
 export function applyStart(current: MutableStateSnapshot | null, command: StartCommand, now: number, config: HistoryConfig): Transition {
   const body = command.body as CommandBodyOf<'StartWorkflowExecution'> | CommandBodyOf<'SignalWithStartWorkflowExecution'>;
   const start: StartWorkflowExecutionRequest = body.type === 'StartWorkflowExecution' ? body : body.start;
-  const problem = startProblem(start);
+  const problem = startProblem(start) ?? oversizedInputRejection(config, command.namespace, `${body.type} of ${command.workflowId}`, body);
   if (problem) return rejectionOnly(command.replyTo, current?.executionInfo.runId ?? null, problem);
   if (current === null) {
     const ctx = openContext(newRunState(command, start, now, config), now, config, command);
