@@ -4,7 +4,8 @@ import type { LogRecord } from '../../topics/log/log.js';
 import { activityControlCodec, activityTaskCodec } from '../../topics/serde/index.js';
 import type { ActivityTask } from '../../topics/schemas/activity-task/index.js';
 import { ensureTaskTopics } from '../../topics/topic-setup.js';
-import { runInActivityContext, type ActivityContext } from './activity-context.js';
+import { CancelledFailure } from '../workflow/errors.js';
+import { cancellationHelpers, runInActivityContext, type ActivityContext } from './activity-context.js';
 import { ClaimConfirmer } from './claim-confirmer.js';
 import { TaskConsumer, type TaskDelivery } from './task-consumer.js';
 import { CommandWriter, toFailure, type WorkerConnection } from './worker-connection.js';
@@ -173,6 +174,7 @@ export class ActivityWorker {
         heartbeatDetails: task.heartbeatDetails ? converter.fromPayload(task.heartbeatDetails) : undefined,
       },
       cancellationSignal: abort.signal,
+      ...cancellationHelpers(abort.signal),
       heartbeat: (details) => {
         onDetails(details);
         const now = Date.now();
@@ -193,6 +195,7 @@ export class ActivityWorker {
     const running = this.running.get(key);
     if (!running) return;
     this.cancelled.add(key);
-    running.abort(new LogbookError('ACTIVITY_CANCELLED', control.reason || 'the activity was cancelled'));
+    // Temporal's reason: what `cancelled` rejects with and what an activity rethrows.
+    running.abort(new CancelledFailure(control.reason || 'the activity was cancelled'));
   }
 }
