@@ -5,8 +5,7 @@
  * failures and an oversized result.
  * @module
  */
-import type {
-  ApplicationFailure} from '../../sdk/workflow/index.js';
+import type { ApplicationFailure } from '../../sdk/workflow/index.js';
 import {
   ActivityCancellationType,
   ActivityFailure,
