@@ -8,7 +8,8 @@ import type { CommandBodyOf } from '../../topics/schemas/command/index.js';
 import type { PendingActivityInfo } from '../../topics/schemas/mutable-state-snapshot/index.js';
 import { reject, type Ctx } from './context.js';
 import { claimActivity, endActivity, failAttempt } from './activity-lifecycle.js';
-import { awaitingBackoff, findActivity } from './activity-tasks.js';
+import { awaitingBackoff, cancelActivityIntentOf, findActivity } from './activity-tasks.js';
+import { oversizedActivityResult } from './payload-limits.js';
 import { RejectionCode } from './transition.js';
 
 type ActivityInput = CommandBodyOf<
@@ -38,20 +39,33 @@ export function activityTaskStarted(ctx: Ctx, body: CommandBodyOf<'ActivityTaskS
   if (activity) claimIfNeeded(ctx, activity, body.identity);
 }
 
-/** ActivityTaskHeartbeat: moves the heartbeat deadline and keeps the details for the next attempt. */
+/**
+ * ActivityTaskHeartbeat: moves the heartbeat deadline and keeps the details for the next attempt.
+ * An activity asked to cancel is told again (Temporal answers a heartbeat with the cancellation),
+ * so a worker that missed the control record still learns of it.
+ */
 export function activityTaskHeartbeat(ctx: Ctx, body: CommandBodyOf<'ActivityTaskHeartbeat'>): void {
   const activity = currentAttempt(ctx, body);
   if (!activity) return;
   claimIfNeeded(ctx, activity, body.identity);
   activity.lastHeartbeatTime = ctx.now;
   activity.lastHeartbeatDetails = body.details;
+  if (activity.cancelRequested) ctx.tasks.push(cancelActivityIntentOf(ctx.state, activity, 'cancel requested by the workflow'));
 }
 
-/** ActivityTaskCompleted: the first result of the attempt wins. */
+/** ActivityTaskCompleted: the first result of the attempt wins; a result over the payload limit fails the activity. */
 export function activityTaskCompleted(ctx: Ctx, body: CommandBodyOf<'ActivityTaskCompleted'>): void {
   const activity = currentAttempt(ctx, body);
   if (!activity) return;
   claimIfNeeded(ctx, activity, body.identity);
+  const oversized = oversizedActivityResult(ctx, body.result);
+  if (oversized) {
+    failAttempt(ctx, activity, oversized, (retryState, startedEventId) => ({
+      type: 'ActivityTaskFailed', failure: oversized, scheduledEventId: activity.scheduledEventId,
+      startedEventId: startedEventId ?? 0, identity: body.identity, retryState,
+    }));
+    return;
+  }
   endActivity(ctx, activity, (startedEventId) => ({
     type: 'ActivityTaskCompleted', result: body.result, scheduledEventId: activity.scheduledEventId,
     startedEventId: startedEventId ?? 0, identity: body.identity,

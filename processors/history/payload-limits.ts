@@ -6,6 +6,10 @@
  *   command's `Bad…Attributes` cause, failure code `PayloadTooLarge`) and the run is terminated
  *   with the same message: deterministic code would produce the same payload on every retry, so
  *   Temporal ends the run rather than retry the task for ever.
+ * - A worker that cannot even send its completion (a record over the record size limit) reports
+ *   WorkflowTaskFailed with cause `PayloadTooLarge`: the run is terminated the same way.
+ * - An activity result over the limit fails the activity, not retried (Temporal's
+ *   "Complete result exceeds size limit").
  * - A client start or signal with an oversized argument is refused (`InvalidArgument`) before
  *   anything is written.
  * @module
@@ -14,6 +18,7 @@ import type { Payload } from '../../topics/payload/payload.js';
 import type { PendingWorkflowTaskInfo } from '../../topics/schemas/mutable-state-snapshot/index.js';
 import type { WorkflowCommand, WorkflowCommandType } from '../../topics/schemas/command/index.js';
 import type { WorkflowTaskFailedCause } from '../../topics/schemas/common/v1-enums.js';
+import type { Failure } from '../../topics/schemas/common/v1-records.js';
 import { limitsFor, type HistoryConfig } from './config.js';
 import { appendEvent, engineFailure, reject, type Ctx } from './context.js';
 import { terminateRun } from './close-run.js';
@@ -124,4 +129,11 @@ export function oversizedInputRejection(config: HistoryConfig, namespace: string
   const limit = limitsFor(config, namespace).maxPayloadBytes;
   const found = findOversizedPayload(value, limit);
   return found ? { code: RejectionCode.InvalidArgument, message: describeOversized(what, found, limit) } : null;
+}
+
+/** The non-retryable failure that replaces an activity result over the limit, or null when it fits. */
+export function oversizedActivityResult(ctx: Ctx, result: Payload | null): Failure | null {
+  const limit = payloadLimitOf(ctx);
+  const found = findOversizedPayload(result, limit);
+  return found ? engineFailure(PAYLOAD_TOO_LARGE, describeOversized('the activity result', { ...found, path: 'result' }, limit)) : null;
 }

@@ -8,7 +8,9 @@ import { CancelledFailure } from '../workflow/errors.js';
 import { cancellationHelpers, runInActivityContext, type ActivityContext } from './activity-context.js';
 import { ClaimConfirmer } from './claim-confirmer.js';
 import { TaskConsumer, type TaskDelivery } from './task-consumer.js';
-import { CommandWriter, toFailure, type WorkerConnection } from './worker-connection.js';
+import { isTooLarge, tooLargeFailure } from './oversized-output.js';
+import { CommandWriter, toFailure, type RunRef, type WorkerConnection } from './worker-connection.js';
+import type { TaskAttemptRef } from '../../topics/schemas/command/index.js';
 
 /** An activity implementation: any async function of JSON-serialisable arguments. */
 export type ActivityFunction = (...args: never[]) => Promise<unknown>;
@@ -129,7 +131,7 @@ export class ActivityWorker {
       this.options.onActivity?.({ activityType: task.activityType, attempt: task.attempt, durationMs: Date.now() - started, scheduleToStartMs: started - task.currentAttemptScheduledTime, outcome });
     try {
       const result = await this.invoke(task, abort, (details) => (lastDetails = details));
-      await this.commands.write(run, { type: 'ActivityTaskCompleted', ...ref, result: this.connection.dataConverter.toPayload(result) });
+      await this.complete(run, ref, task, result);
       report('completed');
     } catch (error) {
       const details = lastDetails === undefined ? null : this.connection.dataConverter.toPayload(lastDetails);
@@ -148,6 +150,17 @@ export class ActivityWorker {
   }
 
   private readonly cancelled = new Set<string>();
+
+  /** Reports the result; one too large to send fails the activity for good instead. */
+  private async complete(run: RunRef, ref: TaskAttemptRef, task: ActivityTask, result: unknown): Promise<void> {
+    try {
+      await this.commands.write(run, { type: 'ActivityTaskCompleted', ...ref, result: this.connection.dataConverter.toPayload(result) });
+    } catch (error) {
+      if (!isTooLarge(error)) throw error;
+      const failure = tooLargeFailure(`the result of activity ${task.activityType} (id ${task.activityId})`, error);
+      await this.commands.write(run, { type: 'ActivityTaskFailed', ...ref, failure, lastHeartbeatDetails: null });
+    }
+  }
 
   private async invoke(task: ActivityTask, abort: AbortController, onDetails: (d: unknown) => void): Promise<unknown> {
     const fn = this.options.activities[task.activityType];

@@ -80,6 +80,7 @@ export class CancellationActivityBench {
       this.gate(key).calls++;
       throw ApplicationFailure.retryable(`declined ${key}`, 'Declined');
     },
+    returnLarge: async (bytes) => 'x'.repeat(bytes),
     countWithHeartbeats: async (key, steps) => {
       const context = Context.current();
       const from = (context.info.heartbeatDetails as number | undefined) ?? 0;

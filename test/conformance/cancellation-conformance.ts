@@ -167,4 +167,23 @@ export function cancellationConformance(backend: 'kafka' | 'embedded'): void {
     assert.equal(failed?.attributes.cause, 'BadCompleteWorkflowExecutionAttributes');
     assert.match(String((history.at(-1)?.attributes as { reason?: string }).reason), /CompleteWorkflowExecution command: payload result is \d+ bytes, over the limit of 2097152 bytes/);
   });
+
+  test('payload limit: a completion too large to send at all (over the record limit) terminates the run with cause PayloadTooLarge', async () => {
+    const handle = await start('returnsLarge', uniqueName('huge-result'), 3 * MiB);
+    const outcome = await handle.result('60s');
+    assert.equal(outcome.status, 'Terminated');
+    const failed = (await handle.fetchHistory()).find((e) => e.attributes.type === 'WorkflowTaskFailed');
+    assert.equal(failed?.attributes.cause, 'PayloadTooLarge');
+  });
+
+  test('payload limit: an activity result over 2 MiB, or too large to send, fails the activity without a retry', async () => {
+    const expected: Array<[number, RegExp]> = [
+      [2 * MiB + 100, /^NonRetryableFailure: PayloadTooLarge: the activity result: payload result is \d+ bytes, over the limit of 2097152 bytes per payload$/],
+      [3 * MiB, /^NonRetryableFailure: PayloadTooLarge: the result of activity returnLarge \(id 1\) is too large to send: .* payloads may be at most 2 MiB$/],
+    ];
+    for (const [bytes, message] of expected) {
+      const handle = await start('largeActivityResult', uniqueName('big-activity'), bytes);
+      assert.match(String(await resultOf(handle)), message, `${bytes} bytes`);
+    }
+  });
 }

@@ -27,6 +27,8 @@ export interface CancellationActivities {
   failNonRetryable(key: string): Promise<string>;
   /** Throws a retryable `ApplicationFailure` of type `Declined` (listed as non-retryable by the caller). */
   failDeclined(key: string): Promise<string>;
+  /** Returns a string of `bytes` characters. */
+  returnLarge(bytes: number): Promise<string>;
   /** Heartbeats its progress through `steps` and resumes from the last heartbeat of a previous attempt. */
   countWithHeartbeats(key: string, steps: number): Promise<number[]>;
 }
@@ -108,6 +110,16 @@ export async function nonRetryable(key: string, how: 'flag' | 'type'): Promise<s
 /** Returns a string of `bytes` characters (over the payload limit when large enough). */
 export async function returnsLarge(bytes: number): Promise<string> {
   return 'x'.repeat(bytes);
+}
+
+/** Calls an activity whose result is `bytes` long; returns how the call ended. */
+export async function largeActivityResult(bytes: number): Promise<string> {
+  try {
+    return `completed with ${(await unlimited.returnLarge(bytes)).length} characters`;
+  } catch (err) {
+    const cause = (err as ActivityFailure).cause as ApplicationFailure;
+    return `${(err as ActivityFailure).retryState}: ${cause.type}: ${cause.message}`;
+  }
 }
 
 /** Counts to `steps` in an activity that heartbeats, and returns the steps the last attempt ran. */
