@@ -46,6 +46,22 @@ describe('activity cancellation and results', () => {
     assert.equal(d.types().includes('ActivityTaskCompleted'), false);
   });
 
+  it('heartbeat details or a failure over the payload limit fail the activity without a retry', () => {
+    const config: HistoryConfig = { ...defaultHistoryConfig, limits: { ...defaultHistoryLimits, maxPayloadBytes: 50 } };
+    const big: Payload = { metadata: { encoding: Buffer.from('json/plain') }, data: Buffer.alloc(51, 0x61) };
+    const heartbeating = withClaimedActivity(config);
+    heartbeating.send('ActivityTaskHeartbeat', { scheduledEventId: 5, attempt: 1, identity: 'aw-1', details: big });
+    const failing = withClaimedActivity(config);
+    const failure = { message: 'boom', source: 'TypeScriptSDK', stackTrace: '', code: 'Boom', nonRetryable: false, details: big, cause: null };
+    failing.send('ActivityTaskFailed', { scheduledEventId: 5, attempt: 1, identity: 'aw-1', failure, lastHeartbeatDetails: null });
+    for (const [d, message] of [[heartbeating, /the heartbeat details: payload details is 51 bytes/], [failing, /the activity failure: payload failure.details is 51 bytes/]] as const) {
+      const failed = d.events.find((e): e is HistoryEvent<'ActivityTaskFailed'> => e.attributes.type === 'ActivityTaskFailed');
+      assert.ok(failed, d.types().join());
+      assert.equal(failed.attributes.retryState, 'NonRetryableFailure');
+      assert.match(failed.attributes.failure.message, message);
+    }
+  });
+
   it('a worker that could not send its completion (PayloadTooLarge) gets the run terminated with its message', () => {
     const d = new HistoryDriver();
     d.start();

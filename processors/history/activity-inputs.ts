@@ -9,7 +9,8 @@ import type { PendingActivityInfo } from '../../topics/schemas/mutable-state-sna
 import { reject, type Ctx } from './context.js';
 import { claimActivity, endActivity, failAttempt } from './activity-lifecycle.js';
 import { awaitingBackoff, cancelActivityIntentOf, findActivity } from './activity-tasks.js';
-import { oversizedActivityResult } from './payload-limits.js';
+import { oversizedActivityOutput } from './payload-limits.js';
+import type { Failure } from '../../topics/schemas/common/v1-records.js';
 import { RejectionCode } from './transition.js';
 
 type ActivityInput = CommandBodyOf<
@@ -39,6 +40,14 @@ export function activityTaskStarted(ctx: Ctx, body: CommandBodyOf<'ActivityTaskS
   if (activity) claimIfNeeded(ctx, activity, body.identity);
 }
 
+/** Ends the attempt with `failure` (retried per the policy; the payload-limit failures are non-retryable). */
+function failWith(ctx: Ctx, activity: PendingActivityInfo, failure: Failure, identity: string): void {
+  failAttempt(ctx, activity, failure, (retryState, startedEventId) => ({
+    type: 'ActivityTaskFailed', failure, scheduledEventId: activity.scheduledEventId,
+    startedEventId: startedEventId ?? 0, identity, retryState,
+  }));
+}
+
 /**
  * ActivityTaskHeartbeat: moves the heartbeat deadline and keeps the details for the next attempt.
  * An activity asked to cancel is told again (Temporal answers a heartbeat with the cancellation),
@@ -48,6 +57,8 @@ export function activityTaskHeartbeat(ctx: Ctx, body: CommandBodyOf<'ActivityTas
   const activity = currentAttempt(ctx, body);
   if (!activity) return;
   claimIfNeeded(ctx, activity, body.identity);
+  const oversized = oversizedActivityOutput(ctx, 'the heartbeat details', { details: body.details });
+  if (oversized) return failWith(ctx, activity, oversized, body.identity);
   activity.lastHeartbeatTime = ctx.now;
   activity.lastHeartbeatDetails = body.details;
   if (activity.cancelRequested) ctx.tasks.push(cancelActivityIntentOf(ctx.state, activity, 'cancel requested by the workflow'));
@@ -58,30 +69,23 @@ export function activityTaskCompleted(ctx: Ctx, body: CommandBodyOf<'ActivityTas
   const activity = currentAttempt(ctx, body);
   if (!activity) return;
   claimIfNeeded(ctx, activity, body.identity);
-  const oversized = oversizedActivityResult(ctx, body.result);
-  if (oversized) {
-    failAttempt(ctx, activity, oversized, (retryState, startedEventId) => ({
-      type: 'ActivityTaskFailed', failure: oversized, scheduledEventId: activity.scheduledEventId,
-      startedEventId: startedEventId ?? 0, identity: body.identity, retryState,
-    }));
-    return;
-  }
+  const oversized = oversizedActivityOutput(ctx, 'the activity result', { result: body.result });
+  if (oversized) return failWith(ctx, activity, oversized, body.identity);
   endActivity(ctx, activity, (startedEventId) => ({
     type: 'ActivityTaskCompleted', result: body.result, scheduledEventId: activity.scheduledEventId,
     startedEventId: startedEventId ?? 0, identity: body.identity,
   }));
 }
 
-/** ActivityTaskFailed: retried per the policy, or closes the activity. */
+/** ActivityTaskFailed: retried per the policy, or closes the activity; a failure over the payload limit is replaced, not retried. */
 export function activityTaskFailed(ctx: Ctx, body: CommandBodyOf<'ActivityTaskFailed'>): void {
   const activity = currentAttempt(ctx, body);
   if (!activity) return;
   claimIfNeeded(ctx, activity, body.identity);
+  const oversized = oversizedActivityOutput(ctx, 'the activity failure', { failure: body.failure, lastHeartbeatDetails: body.lastHeartbeatDetails });
+  if (oversized) return failWith(ctx, activity, oversized, body.identity);
   if (body.lastHeartbeatDetails !== null) activity.lastHeartbeatDetails = body.lastHeartbeatDetails;
-  failAttempt(ctx, activity, body.failure, (retryState, startedEventId) => ({
-    type: 'ActivityTaskFailed', failure: body.failure, scheduledEventId: activity.scheduledEventId,
-    startedEventId: startedEventId ?? 0, identity: body.identity, retryState,
-  }));
+  failWith(ctx, activity, body.failure, body.identity);
 }
 
 /** ActivityTaskCanceled: the worker stopped the attempt after a cancellation request. */

@@ -8,8 +8,8 @@
  *   Temporal ends the run rather than retry the task for ever.
  * - A worker that cannot even send its completion (a record over the record size limit) reports
  *   WorkflowTaskFailed with cause `PayloadTooLarge`: the run is terminated the same way.
- * - An activity result over the limit fails the activity, not retried (Temporal's
- *   "Complete result exceeds size limit").
+ * - An activity result, heartbeat or failure over the limit fails the activity, not retried
+ *   (Temporal's "Complete result exceeds size limit", "Heartbeat details exceeds size limit").
  * - A client start or signal with an oversized argument is refused (`InvalidArgument`) before
  *   anything is written.
  * @module
@@ -131,9 +131,12 @@ export function oversizedInputRejection(config: HistoryConfig, namespace: string
   return found ? { code: RejectionCode.InvalidArgument, message: describeOversized(what, found, limit) } : null;
 }
 
-/** The non-retryable failure that replaces an activity result over the limit, or null when it fits. */
-export function oversizedActivityResult(ctx: Ctx, result: Payload | null): Failure | null {
+/**
+ * The non-retryable failure that replaces an activity output over the limit (its result, heartbeat
+ * details or failure), or null when it fits. `what` names the output in the message.
+ */
+export function oversizedActivityOutput(ctx: Ctx, what: string, value: unknown): Failure | null {
   const limit = payloadLimitOf(ctx);
-  const found = findOversizedPayload(result, limit);
-  return found ? engineFailure(PAYLOAD_TOO_LARGE, describeOversized('the activity result', { ...found, path: 'result' }, limit)) : null;
+  const found = findOversizedPayload(value, limit);
+  return found ? engineFailure(PAYLOAD_TOO_LARGE, describeOversized(what, found, limit)) : null;
 }
