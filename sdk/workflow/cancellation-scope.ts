@@ -43,12 +43,13 @@ export class CancellationScope {
   #reason: CancelledFailure | null = null;
   readonly #listeners = new Set<CancelListener>();
   #cancelRequested: Promise<never> | undefined;
-  readonly #timeoutMs: number | undefined;
+  /** The scope's `timeout` option in ms (Temporal's `timeout` property), if it has one. */
+  readonly timeout: number | undefined;
 
   constructor(options: CancellationScopeOptions = {}) {
     this.cancellable = options.cancellable ?? true;
     this.parent = 'parent' in options ? options.parent : CancellationScope.current();
-    this.#timeoutMs = options.timeout === undefined ? undefined : durationToMs(options.timeout, 'CancellationScope timeout');
+    this.timeout = options.timeout === undefined ? undefined : durationToMs(options.timeout, 'CancellationScope timeout');
   }
 
   /** The scope code is running in (the root scope outside any `run`). */
@@ -104,7 +105,7 @@ export class CancellationScope {
   run<T>(fn: () => Promise<T>): Promise<T> {
     const unlink = this.cancellable && this.parent ? this.parent.onCancel((reason) => this.#cancelWith(reason)) : noop;
     const activator = currentActivator('CancellationScope.run');
-    const timer = this.#timeoutMs === undefined ? undefined : startTimer(activator, this, this.#timeoutMs);
+    const timer = this.timeout === undefined ? undefined : startTimer(activator, this, this.timeout);
     timer?.promise.then(() => this.cancel('Deadline exceeded'), noop);
     const result = activator.als.run(this, () => {
       try {
