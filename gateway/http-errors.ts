@@ -53,7 +53,8 @@ export function errorHandler(error: unknown, _req: Request, res: Response, _next
   if ((error as { type?: string }).type === 'entity.too.large') {
     // The body parser's limit: the body cannot hold payloads within the per-payload limit anyway.
     const limit = (error as { limit?: number }).limit;
-    res.status(413).json({ code: 'PayloadTooLarge', message: `the request body is larger than ${limit ?? 'the gateway\'s limit of'} bytes, the gateway's limit (payloads themselves are limited to 2 MiB each by default)` });
+    const size = limit === undefined ? '' : ` of ${limit} bytes`;
+    res.status(413).json({ code: 'PayloadTooLarge', message: `the request body is larger than the gateway's limit${size} (payloads themselves are limited to 2 MiB each by default)` });
     return;
   }
   const status =
