@@ -21,9 +21,9 @@ const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   WorkflowClosed: 409,
   ResourceExhausted: 429,
   LimitExceeded: 409,
-  INVALID_DURATION: 400,
-  // A start the engine refuses as sent (e.g. a retry policy whose maximum interval is below its initial one).
+  // A request the engine refuses as sent (a missing field, an oversized payload, a retry policy whose maximum interval is below its initial one).
   InvalidArgument: 400,
+  INVALID_DURATION: 400,
   NotSupportedYet: 501,
   SHARD_UNAVAILABLE: 503,
   HISTORY_NOT_INDEXED: 503,
@@ -55,6 +55,13 @@ export function optionalArray(value: unknown, name: string): unknown[] {
 
 /** The express error handler: every error becomes JSON `{code, message}` with a fitting status. */
 export function errorHandler(error: unknown, _req: Request, res: Response, _next: NextFunction): void {
+  if ((error as { type?: string }).type === 'entity.too.large') {
+    // The body parser's limit: the body cannot hold payloads within the per-payload limit anyway.
+    const limit = (error as { limit?: number }).limit;
+    const size = limit === undefined ? '' : ` of ${limit} bytes`;
+    res.status(413).json({ code: 'PayloadTooLarge', message: `the request body is larger than the gateway's limit${size} (payloads themselves are limited to 2 MiB each by default)` });
+    return;
+  }
   const status =
     error instanceof HttpError
       ? error.status

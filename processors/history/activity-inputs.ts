@@ -8,7 +8,9 @@ import type { CommandBodyOf } from '../../topics/schemas/command/index.js';
 import type { PendingActivityInfo } from '../../topics/schemas/mutable-state-snapshot/index.js';
 import { reject, type Ctx } from './context.js';
 import { claimActivity, endActivity, failAttempt } from './activity-lifecycle.js';
-import { awaitingBackoff, findActivity } from './activity-tasks.js';
+import { awaitingBackoff, cancelActivityIntentOf, findActivity } from './activity-tasks.js';
+import { oversizedActivityOutput } from './payload-limits.js';
+import type { Failure } from '../../topics/schemas/common/v1-records.js';
 import { RejectionCode } from './transition.js';
 
 type ActivityInput = CommandBodyOf<
@@ -38,36 +40,52 @@ export function activityTaskStarted(ctx: Ctx, body: CommandBodyOf<'ActivityTaskS
   if (activity) claimIfNeeded(ctx, activity, body.identity);
 }
 
-/** ActivityTaskHeartbeat: moves the heartbeat deadline and keeps the details for the next attempt. */
+/** Ends the attempt with `failure` (retried per the policy; the payload-limit failures are non-retryable). */
+function failWith(ctx: Ctx, activity: PendingActivityInfo, failure: Failure, identity: string): void {
+  failAttempt(ctx, activity, failure, (retryState, startedEventId) => ({
+    type: 'ActivityTaskFailed', failure, scheduledEventId: activity.scheduledEventId,
+    startedEventId: startedEventId ?? 0, identity, retryState,
+  }));
+}
+
+/**
+ * ActivityTaskHeartbeat: moves the heartbeat deadline and keeps the details for the next attempt.
+ * An activity asked to cancel is told again (Temporal answers a heartbeat with the cancellation),
+ * so a worker that missed the control record still learns of it.
+ */
 export function activityTaskHeartbeat(ctx: Ctx, body: CommandBodyOf<'ActivityTaskHeartbeat'>): void {
   const activity = currentAttempt(ctx, body);
   if (!activity) return;
   claimIfNeeded(ctx, activity, body.identity);
+  const oversized = oversizedActivityOutput(ctx, 'the heartbeat details', { details: body.details });
+  if (oversized) return failWith(ctx, activity, oversized, body.identity);
   activity.lastHeartbeatTime = ctx.now;
   activity.lastHeartbeatDetails = body.details;
+  if (activity.cancelRequested) ctx.tasks.push(cancelActivityIntentOf(ctx.state, activity, 'cancel requested by the workflow'));
 }
 
-/** ActivityTaskCompleted: the first result of the attempt wins. */
+/** ActivityTaskCompleted: the first result of the attempt wins; a result over the payload limit fails the activity. */
 export function activityTaskCompleted(ctx: Ctx, body: CommandBodyOf<'ActivityTaskCompleted'>): void {
   const activity = currentAttempt(ctx, body);
   if (!activity) return;
   claimIfNeeded(ctx, activity, body.identity);
+  const oversized = oversizedActivityOutput(ctx, 'the activity result', { result: body.result });
+  if (oversized) return failWith(ctx, activity, oversized, body.identity);
   endActivity(ctx, activity, (startedEventId) => ({
     type: 'ActivityTaskCompleted', result: body.result, scheduledEventId: activity.scheduledEventId,
     startedEventId: startedEventId ?? 0, identity: body.identity,
   }));
 }
 
-/** ActivityTaskFailed: retried per the policy, or closes the activity. */
+/** ActivityTaskFailed: retried per the policy, or closes the activity; a failure over the payload limit is replaced, not retried. */
 export function activityTaskFailed(ctx: Ctx, body: CommandBodyOf<'ActivityTaskFailed'>): void {
   const activity = currentAttempt(ctx, body);
   if (!activity) return;
   claimIfNeeded(ctx, activity, body.identity);
+  const oversized = oversizedActivityOutput(ctx, 'the activity failure', { failure: body.failure, lastHeartbeatDetails: body.lastHeartbeatDetails });
+  if (oversized) return failWith(ctx, activity, oversized, body.identity);
   if (body.lastHeartbeatDetails !== null) activity.lastHeartbeatDetails = body.lastHeartbeatDetails;
-  failAttempt(ctx, activity, body.failure, (retryState, startedEventId) => ({
-    type: 'ActivityTaskFailed', failure: body.failure, scheduledEventId: activity.scheduledEventId,
-    startedEventId: startedEventId ?? 0, identity: body.identity, retryState,
-  }));
+  failWith(ctx, activity, body.failure, body.identity);
 }
 
 /** ActivityTaskCanceled: the worker stopped the attempt after a cancellation request. */

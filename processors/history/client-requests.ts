@@ -12,6 +12,7 @@ import { limitsFor } from './config.js';
 import { reject, type Ctx } from './context.js';
 import { resultReply, terminateRun } from './close-run.js';
 import { bufferWouldOverflow, deliver } from './delivery.js';
+import { refuseOversizedInput } from './payload-limits.js';
 import { RejectionCode } from './transition.js';
 
 /** A signal's content. */
@@ -63,7 +64,7 @@ export function deliverSignal(ctx: Ctx, signal: SignalInput): boolean {
   const requestId = ctx.command?.requestId ?? '';
   if (seenRequestId(ctx.state, requestId)) return true;
   const what = `signal ${signal.signalName}`;
-  if (refuseIfClosed(ctx, what) || refuseIfSignalLimit(ctx, what) || refuseIfFull(ctx, what)) return false;
+  if (refuseIfClosed(ctx, what) || refuseOversizedInput(ctx, what, signal.input) || refuseIfSignalLimit(ctx, what) || refuseIfFull(ctx, what)) return false;
   rememberRequestId(ctx, requestId);
   ctx.state.signalCount++;
   deliver(ctx, [{ type: 'WorkflowExecutionSignaled', ...signal, requestId, externalInitiator: signal.externalInitiator ?? null }]);

@@ -27,6 +27,8 @@ export interface HistoryLimits {
   readonly maxSignalsPerRun: number;
   /** Most workflow tasks sent per second for one workflow; more wait for the next second, so a hot workflow cannot starve its shard. */
   readonly maxWorkflowTasksPerSecond: number;
+  /** Largest payload (its data bytes) a command may carry (`BlobSizeLimitError`); see `payload-limits.ts`. */
+  readonly maxPayloadBytes: number;
 }
 
 /** Engine settings of the history state machine. */
@@ -67,6 +69,7 @@ export const defaultHistoryLimits: HistoryLimits = Object.freeze({
   maxPendingActivities: 2_000,
   maxSignalsPerRun: 10_000,
   maxWorkflowTasksPerSecond: 200,
+  maxPayloadBytes: 2 * MiB,
 });
 
 /** The defaults: Temporal's values where Temporal has one. */

@@ -15,6 +15,7 @@ import { cloneData } from './plain-data.js';
 import { deliverSignal, seenRequestId, type SignalInput } from './client-requests.js';
 import { finishWithinLimits } from './history-limits.js';
 import { withCronBackoff } from './cron-runs.js';
+import { oversizedInputRejection } from './payload-limits.js';
 import { RejectionCode, type Transition } from './transition.js';
 import { visibilityRowOf } from './visibility.js';
 
@@ -92,7 +93,7 @@ function onClosedRun(current: MutableStateSnapshot, command: StartCommand, start
 export function applyStart(current: MutableStateSnapshot | null, command: StartCommand, now: number, config: HistoryConfig): Transition {
   const body = command.body as CommandBodyOf<'StartWorkflowExecution'> | CommandBodyOf<'SignalWithStartWorkflowExecution'>;
   const requested: StartWorkflowExecutionRequest = body.type === 'StartWorkflowExecution' ? body : body.start;
-  const problem = startProblem(requested);
+  const problem = startProblem(requested) ?? oversizedInputRejection(config, command.namespace, `${body.type} of ${command.workflowId}`, body);
   if (problem) return rejectionOnly(command.replyTo, current?.executionInfo.runId ?? null, problem);
   const start = withCronBackoff(requested, now);
   if (current === null) {

@@ -14,6 +14,7 @@ import { flushBuffered } from './delivery.js';
 import { RejectionCode } from './transition.js';
 import { limitsFor } from './config.js';
 import { startedFacts } from './history-limits.js';
+import { failTaskAndTerminate } from './payload-limits.js';
 import { scheduleWorkflowTask, transientScheduledAttributes } from './workflow-task-schedule.js';
 
 /** How an attempt ended without completing. */
@@ -79,10 +80,18 @@ export function endAttempt(ctx: Ctx, task: PendingWorkflowTaskInfo, end: Attempt
   scheduleWorkflowTask(ctx, nextAttempt);
 }
 
-/** WorkflowTaskFailed from the worker (e.g. non-determinism): the task is retried. */
+/**
+ * WorkflowTaskFailed from the worker (e.g. non-determinism): the task is retried — unless its
+ * completion was too large to send (`PayloadTooLarge`), which every retry would repeat: then the
+ * run is terminated, as for a payload over the limit (see `payload-limits.ts`).
+ */
 export function workflowTaskFailed(ctx: Ctx, body: CommandBodyOf<'WorkflowTaskFailed'>): void {
   const task = pendingAttempt(ctx, body, RejectionCode.StaleWorkflowTaskCompletion);
   if (!task) return;
+  if (body.cause === 'PayloadTooLarge') {
+    failTaskAndTerminate(ctx, task, { cause: body.cause, message: body.failure?.message ?? 'the workflow task completion is too large' }, body.identity);
+    return;
+  }
   endAttempt(ctx, task, { kind: 'Failed', cause: body.cause, failure: body.failure, identity: body.identity }, task.attempt + 1);
 }
 

@@ -14,6 +14,7 @@ import { flushBuffered } from './delivery.js';
 import { warnIfHistoryLarge } from './history-limits.js';
 import { RejectionCode } from './transition.js';
 import { applyWorkflowCommands } from './workflow-commands.js';
+import { failTaskAndTerminate, oversizedCommandPayload } from './payload-limits.js';
 import { endAttempt, pendingAttempt, writeAttemptStart } from './workflow-task-attempts.js';
 import { scheduleWorkflowTask } from './workflow-task-schedule.js';
 
@@ -22,6 +23,8 @@ export function workflowTaskCompleted(ctx: Ctx, body: CommandBodyOf<'WorkflowTas
   const task = pendingAttempt(ctx, body, RejectionCode.StaleWorkflowTaskCompletion);
   if (!task) return;
   const state = ctx.state;
+  const oversized = oversizedCommandPayload(ctx, body.commands);
+  if (oversized) return failTaskAndTerminate(ctx, task, oversized, body.identity);
   const problem = validateCommands(ctx, body.commands);
   if (problem) {
     const failure = engineFailure(problem.code, problem.message);

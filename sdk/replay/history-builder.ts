@@ -155,6 +155,16 @@ export class HistoryBuilder {
     return this;
   }
 
+  /** `ActivityTaskStarted` + `ActivityTaskCanceled` (the worker stopped after a cancellation request). */
+  activityCanceled(activityId: string): this {
+    const scheduledEventId = this.#activityScheduled(activityId);
+    const requested = this.events.findLast((e) => e.attributes.type === 'ActivityTaskCancelRequested' && e.attributes.scheduledEventId === scheduledEventId);
+    if (requested === undefined) throw new Error(`activity ${activityId} was not asked to cancel`);
+    const startedEventId = this.#activityStarted(scheduledEventId);
+    this.#add({ type: 'ActivityTaskCanceled', details: null, latestCancelRequestedEventId: requested.eventId, scheduledEventId, startedEventId, identity: 'test' });
+    return this;
+  }
+
   /** `ActivityTaskTimedOut` of a never-started activity. */
   activityTimedOut(activityId: string, timeoutType: TimeoutType = 'ScheduleToClose'): this {
     const scheduledEventId = this.#activityScheduled(activityId);

@@ -21,13 +21,37 @@ export interface ActivityInfo {
 /** The running activity's handle: its info, a heartbeat, and the signal that says it was cancelled. */
 export interface ActivityContext {
   readonly info: ActivityInfo;
-  /** Aborted when the activity is cancelled, its attempt superseded, or the worker shuts down. */
+  /**
+   * Aborted when the activity is cancelled (its reason is then a `CancelledFailure`), its attempt
+   * superseded, or the worker shuts down. Throwing after a cancellation reports the activity
+   * cancelled (ActivityTaskCanceled) rather than failed.
+   */
   readonly cancellationSignal: AbortSignal;
+  /** Rejects with the signal's reason once {@link cancellationSignal} aborts (Temporal's `Context.cancelled`). */
+  readonly cancelled: Promise<never>;
+  /** Waits `ms`, or rejects early with the cancellation (Temporal's `Context.sleep`). */
+  sleep(ms: number): Promise<void>;
   /** Reports progress (throttled); the details reach the next attempt if this one fails. */
   heartbeat(details?: unknown): void;
 }
 
 const storage = new AsyncLocalStorage<ActivityContext>();
+
+/**
+ * The `cancelled` promise and `sleep` of a context whose cancellation is `signal`. As in Temporal,
+ * a heartbeat never throws: an activity learns of its cancellation from these and the signal.
+ */
+export function cancellationHelpers(signal: AbortSignal): Pick<ActivityContext, 'cancelled' | 'sleep'> {
+  const cancelled = new Promise<never>((_, reject) => {
+    if (signal.aborted) reject(signal.reason);
+    else signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+  });
+  // Only a signal to race against: not an unhandled rejection when nobody awaits it.
+  cancelled.catch(() => undefined);
+  const sleep = (ms: number) =>
+    Promise.race([new Promise<void>((resolve) => setTimeout(resolve, ms).unref()), cancelled]);
+  return { cancelled, sleep };
+}
 
 /** Runs `fn` with `context` as the current activity context. */
 export function runInActivityContext<T>(context: ActivityContext, fn: () => Promise<T>): Promise<T> {
@@ -48,3 +72,11 @@ export function activityContext(): ActivityContext {
   if (!context) throw new LogbookError('NOT_IN_ACTIVITY', 'activityContext() was called outside an activity');
   return context;
 }
+
+/**
+ * Temporal's name for the activity context: `Context.current()` is {@link activityContext}.
+ *
+ * @example
+ * const { heartbeatDetails } = Context.current().info;
+ */
+export const Context = { current: activityContext } as const;

@@ -4,12 +4,15 @@ import type { LogRecord } from '../../topics/log/log.js';
 import { activityControlCodec, activityTaskCodec } from '../../topics/serde/index.js';
 import type { ActivityTask } from '../../topics/schemas/activity-task/index.js';
 import { ensureTaskTopics } from '../../topics/topic-setup.js';
-import { runInActivityContext, type ActivityContext } from './activity-context.js';
 import { NamespaceRegistry } from '../../processors/namespaces/namespace-registry.js';
+import { CancelledFailure } from '../workflow/errors.js';
+import { cancellationHelpers, runInActivityContext, type ActivityContext } from './activity-context.js';
 import { ClaimConfirmer } from './claim-confirmer.js';
 import { ActivityDispatchRate } from './dispatch-rate.js';
 import { TaskConsumer, type TaskDelivery } from './task-consumer.js';
-import { CommandWriter, toFailure, type WorkerConnection } from './worker-connection.js';
+import { isTooLarge, tooLargeFailure } from './oversized-output.js';
+import { CommandWriter, toFailure, type RunRef, type WorkerConnection } from './worker-connection.js';
+import type { TaskAttemptRef } from '../../topics/schemas/command/index.js';
 
 /** An activity implementation: any async function of JSON-serialisable arguments. */
 export type ActivityFunction = (...args: never[]) => Promise<unknown>;
@@ -150,7 +153,7 @@ export class ActivityWorker {
       this.options.onActivity?.({ activityType: task.activityType, attempt: task.attempt, durationMs: Date.now() - started, scheduleToStartMs: started - task.currentAttemptScheduledTime, outcome });
     try {
       const result = await this.invoke(task, abort, (details) => (lastDetails = details));
-      await this.commands.write(run, { type: 'ActivityTaskCompleted', ...ref, result: this.connection.dataConverter.toPayload(result) });
+      await this.complete(run, ref, task, result);
       report('completed');
     } catch (error) {
       const details = lastDetails === undefined ? null : this.connection.dataConverter.toPayload(lastDetails);
@@ -169,6 +172,17 @@ export class ActivityWorker {
   }
 
   private readonly cancelled = new Set<string>();
+
+  /** Reports the result; one too large to send fails the activity for good instead. */
+  private async complete(run: RunRef, ref: TaskAttemptRef, task: ActivityTask, result: unknown): Promise<void> {
+    try {
+      await this.commands.write(run, { type: 'ActivityTaskCompleted', ...ref, result: this.connection.dataConverter.toPayload(result) });
+    } catch (error) {
+      if (!isTooLarge(error)) throw error;
+      const failure = tooLargeFailure(`the result of activity ${task.activityType} (id ${task.activityId})`, error);
+      await this.commands.write(run, { type: 'ActivityTaskFailed', ...ref, failure, lastHeartbeatDetails: null });
+    }
+  }
 
   private async invoke(task: ActivityTask, abort: AbortController, onDetails: (d: unknown) => void): Promise<unknown> {
     const fn = this.options.activities[task.activityType];
@@ -195,6 +209,7 @@ export class ActivityWorker {
         heartbeatDetails: task.heartbeatDetails ? converter.fromPayload(task.heartbeatDetails) : undefined,
       },
       cancellationSignal: abort.signal,
+      ...cancellationHelpers(abort.signal),
       heartbeat: (details) => {
         onDetails(details);
         const now = Date.now();
@@ -215,6 +230,7 @@ export class ActivityWorker {
     const running = this.running.get(key);
     if (!running) return;
     this.cancelled.add(key);
-    running.abort(new LogbookError('ACTIVITY_CANCELLED', control.reason || 'the activity was cancelled'));
+    // Temporal's reason: what `cancelled` rejects with and what an activity rethrows.
+    running.abort(new CancelledFailure(control.reason || 'the activity was cancelled'));
   }
 }

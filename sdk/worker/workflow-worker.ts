@@ -7,6 +7,7 @@ import { bundleWorkflowCode, type WorkflowBundle } from '../workflow/bundle.js';
 import { WorkflowRun, type WorkflowTaskResult } from '../replay/workflow-run.js';
 import { EvictionRequiredError, type WorkflowTaskFailureCause } from '../replay/errors.js';
 import type { WorkflowTaskFailedCause } from '../../topics/schemas/common/v1-enums.js';
+import { isTooLarge, tooLargeFailure } from './oversized-output.js';
 import { QueryWorker, type QueryWorkerOptions } from './query-worker.js';
 import { TaskConsumer } from './task-consumer.js';
 import { CommandWriter, type RunRef, type WorkerConnection } from './worker-connection.js';
@@ -112,7 +113,15 @@ export class WorkflowWorker {
     const { result, cacheHit } = await this.activate(task);
     this.options.onTask?.({ cacheHit, replayMs: performance.now() - started, result: result.type });
     if (result.type === 'completed') {
-      await this.commands.write(run, { type: 'WorkflowTaskCompleted', ...ref, commands: result.commands, sdkFlags: [], sdkName: 'logbook-typescript', sdkVersion: '0.1.0' });
+      try {
+        await this.commands.write(run, { type: 'WorkflowTaskCompleted', ...ref, commands: result.commands, sdkFlags: [], sdkName: 'logbook-typescript', sdkVersion: '0.1.0' });
+      } catch (error) {
+        if (!isTooLarge(error)) throw error;
+        this.cache.evict(task.runId);
+        const failure = tooLargeFailure(`the completion of workflow task ${task.scheduledEventId} of ${task.workflowId}`, error);
+        await this.commands.write(run, { type: 'WorkflowTaskFailed', ...ref, cause: 'PayloadTooLarge', failure });
+        return;
+      }
       // A run that closes or continues as new gets no more tasks (unless the engine refuses the
       // completion, and then a replay serves): free its sandbox now, so a long chain of runs does
       // not fill the cache with finished ones.

@@ -22,6 +22,23 @@ export interface RetryOptions {
   nonRetryableErrorTypes?: string[];
 }
 
+/**
+ * What cancelling an activity's scope does (Temporal's `ActivityCancellationType`):
+ * - `TRY_CANCEL` (default): request cancellation and reject the call at once with an
+ *   `ActivityFailure` caused by a `CancelledFailure`; a result that still arrives is ignored.
+ * - `WAIT_CANCELLATION_COMPLETED`: request cancellation and settle the call only when the activity
+ *   ended — rejected once the worker reported it cancelled (ActivityTaskCanceled), or with its
+ *   result or failure if it finished first.
+ * - `ABANDON`: request nothing (the activity runs on) and reject the call at once.
+ */
+export const ActivityCancellationType = {
+  TRY_CANCEL: 'TRY_CANCEL',
+  WAIT_CANCELLATION_COMPLETED: 'WAIT_CANCELLATION_COMPLETED',
+  ABANDON: 'ABANDON',
+} as const;
+/** @see ActivityCancellationType */
+export type ActivityCancellationType = (typeof ActivityCancellationType)[keyof typeof ActivityCancellationType];
+
 /** Options of the activities of one {@link proxyActivities} call. Durations: ms or `'10s'`. */
 export interface ActivityOptions {
   /** Bounds one attempt. Set this or `scheduleToCloseTimeout` (or both). */
@@ -36,6 +53,8 @@ export interface ActivityOptions {
   retry?: RetryOptions;
   /** Defaults to the workflow's task queue. */
   taskQueue?: string;
+  /** What cancelling the calling scope does; default `TRY_CANCEL`. */
+  cancellationType?: ActivityCancellationType;
 }
 
 /** The workflow-side view of an activity module: every function returns a promise. */
@@ -78,13 +97,17 @@ function toRetryPolicy(retry: RetryOptions): NonNullable<ScheduleActivityOptions
 /** Implementation of the public `proxyActivities`. */
 export function proxyActivities<A extends object>(options: ActivityOptions): ActivityInterfaceFor<A> {
   const scheduleOptions = toScheduleOptions(options);
+  const cancellationType = options.cancellationType ?? ActivityCancellationType.TRY_CANCEL;
+  if (!Object.values(ActivityCancellationType).includes(cancellationType)) {
+    throw new TypeError(`proxyActivities: cancellationType must be one of ${Object.values(ActivityCancellationType).join(', ')}`);
+  }
   return new Proxy({} as ActivityInterfaceFor<A>, {
     get(_target, activityType) {
       // Symbols are probes (util.inspect, await's `then` lookup is a string but harmless): no activity.
       if (typeof activityType !== 'string') return undefined;
       return (...args: unknown[]) => {
         const activator = currentActivator(activityType);
-        return scheduleActivity(activator, CancellationScope.current(), activityType, args, scheduleOptions);
+        return scheduleActivity(activator, CancellationScope.current(), activityType, args, scheduleOptions, cancellationType);
       };
     },
   });

@@ -19,6 +19,11 @@ export interface CancellationScopeOptions {
   cancellable?: boolean;
   /** Defaults to the current scope. */
   parent?: CancellationScope;
+  /**
+   * Cancels the scope this long after `run` starts (a durable timer, cancelled when `fn` settles
+   * first), as Temporal's option of the same name.
+   */
+  timeout?: Duration;
 }
 
 /**
@@ -38,10 +43,13 @@ export class CancellationScope {
   #reason: CancelledFailure | null = null;
   readonly #listeners = new Set<CancelListener>();
   #cancelRequested: Promise<never> | undefined;
+  /** The scope's `timeout` option in ms (Temporal's `timeout` property), if it has one. */
+  readonly timeout: number | undefined;
 
   constructor(options: CancellationScopeOptions = {}) {
     this.cancellable = options.cancellable ?? true;
     this.parent = 'parent' in options ? options.parent : CancellationScope.current();
+    this.timeout = options.timeout === undefined ? undefined : durationToMs(options.timeout, 'CancellationScope timeout');
   }
 
   /** The scope code is running in (the root scope outside any `run`). */
@@ -65,12 +73,7 @@ export class CancellationScope {
    * before `fn` runs and cancelled when `fn` settles first).
    */
   static withTimeout<T>(timeout: Duration, fn: () => Promise<T>): Promise<T> {
-    const activator = currentActivator('CancellationScope.withTimeout');
-    const ms = durationToMs(timeout, 'CancellationScope.withTimeout');
-    const scope = new CancellationScope({ cancellable: true });
-    const timer = startTimer(activator, scope, ms);
-    timer.promise.then(() => scope.cancel('timed out'), noop);
-    return scope.run(fn).finally(() => timer.cancel());
+    return new CancellationScope({ cancellable: true, timeout }).run(fn);
   }
 
   /** True when this scope, or (for a cancellable scope) an ancestor, was cancelled. */
@@ -102,6 +105,8 @@ export class CancellationScope {
   run<T>(fn: () => Promise<T>): Promise<T> {
     const unlink = this.cancellable && this.parent ? this.parent.onCancel((reason) => this.#cancelWith(reason)) : noop;
     const activator = currentActivator('CancellationScope.run');
+    const timer = this.timeout === undefined ? undefined : startTimer(activator, this, this.timeout);
+    timer?.promise.then(() => this.cancel('Deadline exceeded'), noop);
     const result = activator.als.run(this, () => {
       try {
         return Promise.resolve(fn());
@@ -109,7 +114,10 @@ export class CancellationScope {
         return Promise.reject(err);
       }
     });
-    return result.finally(unlink);
+    return result.finally(() => {
+      unlink();
+      timer?.cancel();
+    });
   }
 
   /** Cancels the scope: pending timers, conditions and activities in it reject. */

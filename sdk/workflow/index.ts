@@ -44,6 +44,7 @@ import { defineSignal as defineSignalImpl, setHandler as setHandlerImpl, type Si
 import { condition as conditionImpl, sleep as sleepImpl } from './timers.js';
 
 export type { ActivityInterfaceFor, ActivityOptions, RetryOptions } from './activities.js';
+export { ActivityCancellationType } from './activities.js';
 export { CancellationScope, inWorkflowContext, type CancellationScopeOptions } from './cancellation-scope.js';
 export type { Duration } from './duration.js';
 export {

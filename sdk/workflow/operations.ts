@@ -6,6 +6,7 @@
  */
 import type { Activator } from './activator.js';
 import type { ScheduleActivityOptions } from './bridge.js';
+import type { ActivityCancellationType } from './activities.js';
 import type { CancellationScope } from './cancellation-scope.js';
 import { ActivityFailure, CancelledFailure } from './errors.js';
 
@@ -53,9 +54,9 @@ export function startTimer(activator: Activator, scope: CancellationScope, ms: n
 
 /**
  * Schedules an activity in `scope` (`ScheduleActivityTask{activityId: seq}`). Arguments are
- * encoded now, so later mutation by the workflow cannot change what is recorded. Cancellation is
- * Temporal's TRY_CANCEL: request it and reject at once with an {@link ActivityFailure} caused by a
- * {@link CancelledFailure}; a result that still arrives is ignored.
+ * encoded now, so later mutation by the workflow cannot change what is recorded. What a
+ * cancellation of the scope does depends on `cancellationType` (see `ActivityCancellationType`);
+ * an activity whose command was not sent yet is dropped and rejected at once whatever the type.
  */
 export function scheduleActivity(
   activator: Activator,
@@ -63,6 +64,7 @@ export function scheduleActivity(
   activityType: string,
   args: unknown[],
   options: ScheduleActivityOptions,
+  cancellationType: ActivityCancellationType = 'TRY_CANCEL',
 ): Promise<unknown> {
   const reason = scope.reason;
   if (reason !== null) return handled(Promise.reject(reason));
@@ -74,12 +76,15 @@ export function scheduleActivity(
   }
   const seq = activator.nextSeq('activity');
   const promise = new Promise<unknown>((resolve, reject) => {
+    const cancelled = (why: CancelledFailure) => new ActivityFailure(`activity ${activityType} (id ${seq}) cancelled`, activityType, String(seq), null, why);
     const unsubscribe = scope.onCancel((why) => {
-      if (!activator.activities.delete(seq)) return;
-      if (!activator.dropUnsentCommand('ScheduleActivityTask', seq)) {
-        activator.pushCommand({ type: 'RequestCancelActivityTask', seq });
-      }
-      reject(new ActivityFailure(`activity ${activityType} (id ${seq}) cancelled`, activityType, String(seq), null, why));
+      if (!activator.activities.has(seq)) return;
+      const unsent = activator.dropUnsentCommand('ScheduleActivityTask', seq);
+      if (!unsent && cancellationType !== 'ABANDON') activator.pushCommand({ type: 'RequestCancelActivityTask', seq });
+      // Waiting: the entry stays, and the activity's end (ActivityTaskCanceled, or a result) settles the call.
+      if (!unsent && cancellationType === 'WAIT_CANCELLATION_COMPLETED') return;
+      activator.activities.delete(seq);
+      reject(cancelled(why));
     });
     activator.activities.set(seq, {
       activityType,

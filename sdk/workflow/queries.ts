@@ -15,6 +15,7 @@ import type { QueryInput, QueryOutput } from './bridge.js';
 import { currentActivator } from './current-activator.js';
 import { failureInfoFromError } from './failure-info.js';
 import { copyIntoRealm } from './realm-copy.js';
+import { describePendingOperations, STACK_TRACE_QUERY } from './stack-trace.js';
 
 /** Stable failure codes of a query's answer (`Failure.code`); the gateway maps both to 400. */
 export const QueryFailureCode = {
@@ -79,6 +80,10 @@ export class QueryRunner {
     if (input === null) throw new Error('query() without prepareQuery()');
     this.#input = null;
     const handler = this.activator.queryHandlers.get(input.queryType);
+    if (handler === undefined && input.queryType === STACK_TRACE_QUERY) {
+      this.#outcome = { encoded: this.activator.host.encode(describePendingOperations(this.activator)) };
+      return;
+    }
     if (handler === undefined) {
       this.#outcome = { error: this.#unknown(input.queryType) };
       return;

@@ -20,6 +20,7 @@ import { Worker } from '../../sdk/worker/worker.js';
 import * as orderActivities from '../../examples/order/activities.js';
 import * as travelActivities from '../../examples/travel/activities.js';
 import * as benchActivities from '../bench/workflows/activities.js';
+import * as resumableActivities from './resumable-activities.js';
 import type { HistoryFetcher } from '../../sdk/worker/workflow-worker.js';
 import type { WorkerConnection } from '../../sdk/worker/worker-connection.js';
 
@@ -52,6 +53,7 @@ async function startWorkers(connection: WorkerConnection, history: HistoryFetche
     new Worker(connection, { taskQueue: 'orders', workflowsPath: fileURLToPath(new URL('../../examples/order/workflows.ts', import.meta.url)), activities: delayed, history }),
     new Worker(connection, { taskQueue: 'travel', workflowsPath: fileURLToPath(new URL('../../examples/travel/workflows.ts', import.meta.url)), activities: travelActivities, history }),
     new Worker(connection, { taskQueue: 'timers', workflowsPath: fileURLToPath(new URL('../workflows/timers.ts', import.meta.url)), history }),
+    new Worker(connection, { taskQueue: 'resume', workflowsPath: fileURLToPath(new URL('../workflows/heartbeat-resume.ts', import.meta.url)), activities: resumableActivities, history }),
     new Worker(connection, { taskQueue: 'bench', workflowsPath: fileURLToPath(new URL('../bench/workflows/index.ts', import.meta.url)), activities: benchActivities, history, maxConcurrentWorkflowTasks: 50 }),
   ];
   for (const w of workers) await w.start();
