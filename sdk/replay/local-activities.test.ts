@@ -76,3 +76,15 @@ test('replaying code that asks for a local activity the recorded task has no mar
   assert.match(result.failure.message, /local activity lookup #1/);
   replay.dispose();
 });
+
+test('a query worker running a pending task stops at its local activities without running them', async () => {
+  const h = new HistoryBuilder({ workflowType: 'lookupTwice' }).start('sku-4');
+  const run = WorkflowRun.create(await bundle(), h.identity, { logger: () => undefined });
+  assert.deepEqual(commandsOf(run.activateForQuery(h.events)), [], 'the code waits for the first lookup; no marker is made up');
+  run.dispose();
+  const plain = WorkflowRun.create(await bundle(), h.identity, { logger: () => undefined });
+  const refused = plain.activate(h.events);
+  assert.ok(refused.type === 'failed');
+  assert.match(refused.failure.message, /no local activity runner/);
+  plain.dispose();
+});

@@ -132,6 +132,21 @@ export class WorkflowRun {
   }
 
   /**
+   * {@link activate} for a query worker: runs the open task's code as far as it goes without its
+   * local activities (they are not run here), so a query answers from the state the task reached.
+   */
+  activateForQuery(newEvents: readonly HistoryEvent[]): WorkflowTaskResult {
+    this.#assertUsable(newEvents);
+    try {
+      this.#history.applyAll(newEvents);
+      this.#history.startOpenTask();
+      return { type: 'completed', commands: this.#history.finishOpenTask() };
+    } catch (err) {
+      return this.#failedResult(err);
+    }
+  }
+
+  /**
    * {@link activate} for a worker that runs local activities: while the open task's code asks for
    * some, `runLocalActivities` runs them and the code continues with their outcomes, in the same
    * workflow task; their markers are among the returned commands.

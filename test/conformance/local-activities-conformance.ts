@@ -45,6 +45,11 @@ export function localActivitiesConformance(backend: 'kafka' | 'embedded'): void 
       await new Promise((r) => setTimeout(r, ms));
       return 'late';
     },
+    overBudget: async (ms) => {
+      count('overBudget');
+      await new Promise((r) => setTimeout(r, ms));
+      return 'late';
+    },
   };
 
   before(async () => {
@@ -117,6 +122,21 @@ export function localActivitiesConformance(backend: 'kafka' | 'embedded'): void 
       assert.equal(calls.get('reject'), 1);
       assert.equal(calls.get('slow'), 2);
       assert.deepEqual(markers(await t.history(id, runId)).map((o) => [o.kind, o.attempt]), [['failed', 1], ['failed', 2]]);
+    } finally {
+      await worker.stop(1_000);
+    }
+  });
+
+  test('a local activity running past the workflow task\'s budget is cut there, so the workflow task never times out', async () => {
+    const queue = uniqueName('local-budget');
+    const worker = await deploy(queue);
+    try {
+      const { id, runId } = await start('localOverBudget', queue, [], '2s');
+      assert.equal(resultOf<string>(t.engine, await t.result(id, 120_000)), 'TimeoutFailure MaximumAttemptsReached');
+      const events = await t.history(id, runId);
+      assert.equal(events.filter((e) => e.attributes.type === 'WorkflowTaskTimedOut').length, 0);
+      assert.deepEqual(markers(events).map((o) => [o.kind, o.attempt]), [['backoff', 1], ['failed', 2]], 'attempt 2 ran in a later task, after a timer');
+      assert.equal(calls.get('overBudget'), 2);
     } finally {
       await worker.stop(1_000);
     }

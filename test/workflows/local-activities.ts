@@ -6,6 +6,7 @@ export interface LocalActivities {
   flaky(label: string): Promise<string>;
   reject(reason: string): Promise<string>;
   slow(ms: number): Promise<string>;
+  overBudget(ms: number): Promise<string>;
 }
 
 export const go = defineSignal('go');
@@ -15,6 +16,8 @@ const { lookupPrice } = proxyLocalActivities<LocalActivities>({ startToCloseTime
 const { flaky } = proxyLocalActivities<LocalActivities>({ startToCloseTimeout: '5s', retry: { initialInterval: '2s', maximumAttempts: 3 } });
 const { reject } = proxyLocalActivities<LocalActivities>({ startToCloseTimeout: '5s', retry: { initialInterval: 50 } });
 const { slow } = proxyLocalActivities<LocalActivities>({ startToCloseTimeout: 200, retry: { initialInterval: 50, maximumAttempts: 2 } });
+// A start-to-close timeout longer than the workflow task's budget: each attempt is cut at the budget.
+const { overBudget } = proxyLocalActivities<LocalActivities>({ startToCloseTimeout: '30s', retry: { initialInterval: 50, maximumAttempts: 2 } });
 
 /** Looks a price up locally (it fails twice first), waits for `go`, returns the price. */
 export async function localPrice(sku: string): Promise<number> {
@@ -43,4 +46,13 @@ export async function localFailures(): Promise<string[]> {
     }
   }
   return outcomes;
+}
+
+/** A local activity that outlives the workflow task's budget twice: how the workflow sees it. */
+export async function localOverBudget(): Promise<string> {
+  try {
+    return await overBudget(5_000);
+  } catch (err) {
+    return err instanceof ActivityFailure && err.cause instanceof TimeoutFailure ? `TimeoutFailure ${err.retryState}` : String(err);
+  }
 }
