@@ -102,6 +102,9 @@ async function runLocalActivity(activator: Activator, activityType: string, args
  * const price = await lookupPrice(sku);
  */
 export function proxyLocalActivities<A extends object>(options: LocalActivityOptions): ActivityInterfaceFor<A> {
+  if (options.startToCloseTimeout === undefined && options.scheduleToCloseTimeout === undefined) {
+    throw new TypeError('proxyLocalActivities: set startToCloseTimeout or scheduleToCloseTimeout (or both)');
+  }
   const checked = toScheduleOptions(options);
   const requestOptions = {
     startToCloseTimeoutMs: optionalDurationToMs(options.startToCloseTimeout, 'startToCloseTimeout'),
