@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { LogbookError } from '../topics/errors.js';
 import type { ResetBaseEvent } from '../topics/schemas/command/index.js';
 import type { HistoryEvent } from '../topics/schemas/history-event/index.js';
-import { resetPointOf } from '../processors/history/reset-point.js';
+import { resetPointOf } from '../processors/history/index.js';
 import type { Engine } from './engine.js';
 import { HttpError } from './http-errors.js';
 
