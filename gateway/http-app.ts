@@ -9,6 +9,7 @@ import { ShardUnavailableError } from './engine.js';
 import { errorHandler, HttpError, optionalArray, requireString } from './http-errors.js';
 import { toJsonView } from './json-views.js';
 import { namespaceRoutes } from './namespace-routes.js';
+import { resetRoutes } from './reset-route.js';
 import { awaitRunResult, closedRunOutcome } from './run-outcome.js';
 import { UI_HTML } from './ui.js';
 import { taskRoutes } from './task-endpoints/task-routes.js';
@@ -147,6 +148,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
   }));
 
   app.use(taskRoutes(engine));
+  app.use(resetRoutes(engine, options.selfEndpoint));
   app.use(visibilityRoutes(engine));
   app.use((req, _res, next) => next(new HttpError(404, 'NOT_FOUND', `no route for ${req.method} ${req.path}`)));
   app.use(errorHandler);

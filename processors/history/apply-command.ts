@@ -17,6 +17,7 @@ import {
 } from './activity-inputs.js';
 import { awaitResult, requestCancelWorkflow, signalWorkflow, terminateWorkflow } from './client-requests.js';
 import { answerInitiator, recordCancelExternalResult, recordSignalExternalResult } from './external-requests.js';
+import { resetWorkflow } from './reset.js';
 import { applyStart, type StartCommand } from './start.js';
 import { RejectionCode, type Transition } from './transition.js';
 import { workflowTaskFailed, workflowTaskStarted } from './workflow-task-attempts.js';
@@ -48,6 +49,7 @@ const runHandlers: { [K in RunCommandType]: Handler<K> } = {
   RecordChildExecutionCompleted: later('child workflows'),
   RecordSignalExternalWorkflowExecutionResult: recordSignalExternalResult,
   RecordRequestCancelExternalWorkflowExecutionResult: recordCancelExternalResult,
+  ResetWorkflowExecution: resetWorkflow,
 };
 
 /**

@@ -37,7 +37,21 @@ const hex8 = (n: number): string => n.toString(16).padStart(8, '0');
  * @example continuedRunIdOf('0b6f1c1e-3c58-4c44-9d59-7f3e1a2b4c5d', 42) // 'xxxxxxxx-xxxx-4xxx-8xxx-xxxxxxxxxxxx'
  */
 export function continuedRunIdOf(runId: string, closingEventId: number): string {
-  const text = `${runId}/continued-as-new/${closingEventId}`;
+  return uuidShapedHashOf(`${runId}/continued-as-new/${closingEventId}`);
+}
+
+/**
+ * The run id of the run that a reset of `baseRunId` creates, derived from the base run and the
+ * reset request's id: a redelivered request makes the same run, two resets of one run two runs.
+ *
+ * @example resetRunIdOf('0b6f1c1e-3c58-4c44-9d59-7f3e1a2b4c5d', 'req-1') // 'xxxxxxxx-xxxx-4xxx-8xxx-xxxxxxxxxxxx'
+ */
+export function resetRunIdOf(baseRunId: string, requestId: string): string {
+  return uuidShapedHashOf(`${baseRunId}/reset/${requestId}`);
+}
+
+/** Four FNV-1a hashes of `text` shaped as a version-4 UUID. */
+function uuidShapedHashOf(text: string): string {
   const words = [0x811c9dc5, 0x050c5d1f, 0x1b873593, 0x27d4eb2f].map((basis) => hex8(fnv1a32(text, basis)));
   const hex = words.join('');
   const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);

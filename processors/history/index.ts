@@ -24,3 +24,4 @@ export {
   type WorkflowTaskIntent,
 } from './transition.js';
 export { prngSeedOf } from './deterministic-seed.js';
+export { resetPointOf, RESET_EVENT_TYPES, type ResetPoint } from './reset-point.js';

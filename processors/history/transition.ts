@@ -44,6 +44,8 @@ export const RejectionCode = {
   NotSupportedYet: 'NotSupportedYet',
   /** A field has a value the engine cannot accept. */
   InvalidArgument: 'InvalidArgument',
+  /** A reset carries the run's history as of an earlier event than the run's last: re-read it and retry. */
+  ResetBaseChanged: 'ResetBaseChanged',
   /** A command type this machine does not know (a newer schema than the engine). */
   UnknownCommand: 'UnknownCommand',
 } as const;

@@ -55,6 +55,16 @@ export interface WorkflowHandle {
    * is no longer current (it continued as new) its summary row and how it ended (`newExecutionRunId`).
    */
   describe(): Promise<Record<string, unknown>>;
+  /**
+   * Resets the run (the handle's run, else the current one) to a workflow task — Temporal's
+   * reset: a new run keeps the history up to that task's start and runs the workflow's current
+   * code from there; later signals are re-applied and the old run, if open, is terminated with
+   * reason `reset`. `eventId` names a WorkflowTaskCompleted (or Started, Failed, TimedOut) event;
+   * the same `requestId` makes a retry return the same run. Resolves with the new run id. Fails
+   * with a {@link WorkflowClientError} 400 `InvalidArgument` (not a workflow task event), 404
+   * `WorkflowNotFound` / `RunNotFound` (only the current run can be reset).
+   */
+  reset(options: { eventId: number; reason?: string; requestId?: string }): Promise<string>;
   /** The run's events in order. */
   fetchHistory(): Promise<Array<{ eventId: number; eventTime: number; attributes: { type: string } & Record<string, unknown> }>>;
   /**
@@ -185,6 +195,7 @@ export class WorkflowClient {
       cancel: async (reason) => void (await this.call('POST', `${path}/cancel`, { ...run, reason })),
       terminate: async (reason) => void (await this.call('POST', `${path}/terminate`, { ...run, reason })),
       describe: () => this.call('GET', `${path}${runQuery}`),
+      reset: async (options) => (await this.call<{ runId: string }>('POST', `${path}/reset`, { ...run, ...options })).runId,
       fetchHistory: async () => (await this.call<{ events: [] }>('GET', `${path}/history${runQuery}`)).events,
       result: (timeout = '60s', options = {}) =>
         this.call('GET', `${path}/result?timeout=${encodeURIComponent(timeout)}&followRuns=${options.followRuns ?? true}${runId ? `&runId=${encodeURIComponent(runId)}` : ''}`),

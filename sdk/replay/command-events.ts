@@ -9,6 +9,7 @@ import type { HistoryEvent, HistoryEventAttributes, HistoryEventType } from '../
 import type { WorkflowCommand, WorkflowCommandType } from '../../topics/schemas/command/v1-workflow-commands.js';
 import { isEngineMarker } from '../../topics/schemas/history-event/engine-markers.js';
 import { patchDetailsOf } from './patch-markers.js';
+import { localActivitySeqOf } from './local-activity-markers.js';
 import { sideEffectOf } from './side-effect-markers.js';
 
 type CommandOf<K extends WorkflowCommandType> = Extract<WorkflowCommand, { type: K }>;
@@ -119,10 +120,10 @@ function eventIdentity(a: HistoryEventAttributes): string {
   }
 }
 
-// The SDK's markers are identified by their patch id or side-effect number too: matched one by one.
+// The SDK's markers are identified by their patch id or side-effect / local-activity number too: matched one by one.
 function markerIdentity(markerName: string, details: Parameters<typeof patchDetailsOf>[1]): string {
   const patch = patchDetailsOf(markerName, details);
   if (patch !== null) return `markerName=${markerName}, patchId=${patch.patchId}`;
-  const sideEffect = sideEffectOf(markerName, details);
-  return sideEffect === null ? `markerName=${markerName}` : `markerName=${markerName}, seq=${sideEffect.seq}`;
+  const seq = sideEffectOf(markerName, details)?.seq ?? localActivitySeqOf(markerName, details);
+  return seq === null ? `markerName=${markerName}` : `markerName=${markerName}, seq=${seq}`;
 }

@@ -84,8 +84,8 @@ export interface CommandContext {
   scheduledEventIdOf(seq: number): number;
 }
 
-/** Turns a command the sandbox produced into the `WorkflowCommand` sent to the engine. */
-export function toWorkflowCommand(command: SandboxCommand, context: CommandContext): WorkflowCommand {
+/** Turns a command the sandbox produced into the `WorkflowCommand` sent to the engine (local activities are run by the worker instead). */
+export function toWorkflowCommand(command: Exclude<SandboxCommand, { type: 'ScheduleLocalActivity' }>, context: CommandContext): WorkflowCommand {
   switch (command.type) {
     case 'ScheduleActivityTask': {
       const o = command.options;

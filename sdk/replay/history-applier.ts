@@ -15,6 +15,8 @@ import { decodeOptional, decodePayloads, failureInfoFromFailure } from './conver
 import { EvictionRequiredError, HistoryShapeError, NonDeterminismError } from './errors.js';
 import { isPatchUpsert, patchOf } from './patch-markers.js';
 import { sideEffectOf } from './side-effect-markers.js';
+import { localActivityOf, type LocalActivityOutcome, type LocalActivityRequest } from './local-activity-markers.js';
+import { recordOutcomes, wantsLocalActivities, type ActivationStep } from './local-activity-steps.js';
 import type { WorkflowRunIdentity } from './workflow-run.js';
 
 /** What the applier needs from its run. */
@@ -28,7 +30,7 @@ export interface RunState {
     task: WorkflowTaskFacts,
     jobs: ActivationJob[],
     scheduledEventIdOf: (seq: number) => number,
-  ): WorkflowCommand[];
+  ): ActivationStep;
 }
 
 type Handlers = { [K in HistoryEventType]: (event: HistoryEvent<K>) => void };
@@ -48,6 +50,10 @@ export class HistoryApplier {
   #matching: { commands: WorkflowCommand[]; next: number } | null = null;
   /** The SDK markers of the task being completed, as jobs: replay gives them to the code before it runs. */
   #recordedMarkers: ActivationJob[] = [];
+  /** The local-activity outcomes the task being completed recorded, by sequence number. */
+  #recordedLocalActivities = new Map<number, LocalActivityOutcome>();
+  /** The open task while it runs live with local activities: its commands so far. */
+  #live: { scheduledEventId: number; commands: WorkflowCommand[] } | null = null;
   /** A deprecated patch marker was skipped: skip its search attribute upsert too. */
   #skipPatchUpsert = false;
   readonly #seqByScheduledEventId = new Map<number, number>();
@@ -68,24 +74,63 @@ export class HistoryApplier {
     for (const [index, event] of events.entries()) {
       if (this.#matching !== null && !isCommandEvent(event)) this.#endMatching(event);
       this.lastEventId = event.eventId;
-      if (event.attributes.type === 'WorkflowTaskCompleted') this.#recordedMarkers = this.#markersOfTask(events, index + 1);
+      if (event.attributes.type === 'WorkflowTaskCompleted') {
+        this.#recordedMarkers = this.#markersOfTask(events, index + 1);
+        this.#recordedLocalActivities = this.#localActivitiesOfTask(events, index + 1);
+      }
       (this.#on[event.attributes.type] as (e: HistoryEvent) => void)(event);
     }
     this.#endMatching(null);
   }
 
-  /** Runs the workflow task left open by the events (live, not replaying) and returns its commands. */
-  runOpenTask(): WorkflowCommand[] {
+  /**
+   * Runs the workflow task left open by the events (live, not replaying): its first activation.
+   * While the step asks for local activities, run them and pass their outcomes to
+   * {@link continueOpenTask}; then {@link finishOpenTask} returns the task's commands.
+   */
+  startOpenTask(): ActivationStep {
     const scheduledEventId = this.#openTask;
     if (scheduledEventId === null) {
       throw new HistoryShapeError(`no workflow task is open after event ${this.lastEventId}: the events must end with the task's WorkflowTaskScheduled`);
     }
     // The same task again (a redelivered task record): the code already ran for it and must not
     // run twice; the engine deduplicates the repeated completion.
-    if (this.#produced?.scheduledEventId === scheduledEventId) return this.#produced.commands;
-    const commands = this.#activate(false);
-    this.#produced = { scheduledEventId, commands };
-    return commands;
+    if (this.#produced?.scheduledEventId === scheduledEventId) {
+      this.#live = { scheduledEventId, commands: this.#produced.commands };
+      return { commands: this.#produced.commands, localActivities: [] };
+    }
+    const step = this.#step(false, this.#takeJobs());
+    this.#live = { scheduledEventId, commands: [...step.commands] };
+    return this.#pending(step);
+  }
+
+  /** Gives the outcomes of the local activities the last step asked for to the code (a next activation). */
+  continueOpenTask(outcomes: readonly LocalActivityOutcome[]): ActivationStep {
+    const live = this.#live;
+    if (live === null) throw new Error('continueOpenTask() without startOpenTask()');
+    const step = this.#step(false, recordOutcomes(live.commands, outcomes, this.#run.converter));
+    live.commands.push(...step.commands);
+    return this.#pending(step);
+  }
+
+  /** The open task's commands, kept to match against its WorkflowTaskCompleted when it is recorded. */
+  finishOpenTask(): WorkflowCommand[] {
+    const live = this.#live;
+    if (live === null) throw new Error('finishOpenTask() without startOpenTask()');
+    this.#live = null;
+    this.#produced = { scheduledEventId: live.scheduledEventId, commands: live.commands };
+    return live.commands;
+  }
+
+  // The step's local activities, unless the task's commands already close the run.
+  #pending(step: ActivationStep): ActivationStep {
+    return wantsLocalActivities(this.#live!.commands, step) ? step : { commands: step.commands, localActivities: [] };
+  }
+
+  #takeJobs(): ActivationJob[] {
+    const jobs = this.#jobs;
+    this.#jobs = [];
+    return jobs;
   }
 
   readonly #scheduledEventIdOf = (seq: number): number => {
@@ -94,10 +139,28 @@ export class HistoryApplier {
     return id;
   };
 
-  #activate(isReplaying: boolean): WorkflowCommand[] {
-    const jobs = this.#jobs;
-    this.#jobs = [];
+  #step(isReplaying: boolean, jobs: ActivationJob[]): ActivationStep {
     return this.#run.runActivation(this.#taskTime, isReplaying, this.#taskFacts, jobs, this.#scheduledEventIdOf);
+  }
+
+  // A recorded task: its activations, local activities resolved from the task's markers.
+  #replayTask(): WorkflowCommand[] {
+    let step = this.#step(true, this.#takeJobs());
+    const commands = [...step.commands];
+    while (wantsLocalActivities(commands, step)) {
+      const outcomes = step.localActivities.map((request) => this.#recordedOutcome(request));
+      step = this.#step(true, recordOutcomes(commands, outcomes, this.#run.converter));
+      commands.push(...step.commands);
+    }
+    return commands;
+  }
+
+  #recordedOutcome(request: LocalActivityRequest): LocalActivityOutcome {
+    const recorded = this.#recordedLocalActivities.get(request.seq);
+    if (recorded !== undefined && recorded.activityType === request.activityType) return recorded;
+    const found = `local activity ${request.activityType} #${request.seq}`;
+    const expected = recorded === undefined ? null : `the outcome of local activity ${recorded.activityType} #${recorded.seq}`;
+    throw this.#nonDeterminism(this.lastEventId, expected, found, 'the recorded workflow task has no sdk.local-activity marker for it');
   }
 
   #taskCompleted(event: HistoryEvent<'WorkflowTaskCompleted'>): void {
@@ -109,7 +172,7 @@ export class HistoryApplier {
       );
     }
     if (produced === null) this.#jobs.unshift(...this.#recordedMarkers);
-    const commands = produced?.commands ?? this.#activate(true);
+    const commands = produced?.commands ?? this.#replayTask();
     this.#matching = { commands, next: 0 };
     this.#openTask = null;
   }
@@ -196,6 +259,17 @@ export class HistoryApplier {
       if (sideEffect !== null) jobs.push({ type: 'resolveSideEffect', seq: sideEffect.seq, value: this.#run.converter.fromPayload(sideEffect.value) });
     }
     return jobs;
+  }
+
+  // The local-activity outcomes among the command events that start at `from`, by sequence number.
+  #localActivitiesOfTask(events: readonly HistoryEvent[], from: number): Map<number, LocalActivityOutcome> {
+    const outcomes = new Map<number, LocalActivityOutcome>();
+    for (let i = from; i < events.length && isCommandEvent(events[i]!); i++) {
+      const a = events[i]!.attributes;
+      const outcome = a.type === 'MarkerRecorded' ? localActivityOf(a.markerName, a.details, a.failure) : null;
+      if (outcome !== null) outcomes.set(outcome.seq, outcome);
+    }
+    return outcomes;
   }
 
   #resolveActivity(scheduledEventId: number, resolution: ActivityResolution): void {

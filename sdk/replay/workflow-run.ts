@@ -15,9 +15,12 @@ import type { ActivationInput, HostBridge, LogLevel } from '../workflow/bridge.j
 import type { WorkflowBundle } from '../workflow/bundle.js';
 import { DeadlockError, sharedAsyncLocalStorage, WorkflowSandbox } from '../workflow/sandbox.js';
 import { QueryFailureCode } from '../workflow/queries.js';
+import { copyIntoRealm } from '../workflow/realm-copy.js';
 import { decodePayloads, FAILURE_SOURCE, failureFromInfo, toHostValue, toWorkflowCommand } from './conversions.js';
 import { EvictionRequiredError, HistoryShapeError, NonDeterminismError, WorkflowTaskFailedError, type WorkflowTaskFailureCause } from './errors.js';
 import { HistoryApplier, type RunState } from './history-applier.js';
+import type { LocalActivityOutcome, LocalActivityRequest } from './local-activity-markers.js';
+import type { ActivationStep } from './local-activity-steps.js';
 
 /** Identity of the run a {@link WorkflowRun} replays. */
 export interface WorkflowRunIdentity {
@@ -40,6 +43,9 @@ export interface WorkflowRunOptions {
   /** Default: the worker's console, prefixed with the workflow type and id. */
   logger?: WorkflowLogger;
 }
+
+/** Runs the local activities a workflow task asks for (the worker's executor) and resolves with their outcomes. */
+export type LocalActivityRunner = (requests: readonly LocalActivityRequest[]) => Promise<LocalActivityOutcome[]>;
 
 /** Result of the workflow task being processed. */
 export type WorkflowTaskResult =
@@ -115,8 +121,43 @@ export class WorkflowRun {
     this.#assertUsable(newEvents);
     try {
       this.#history.applyAll(newEvents);
-      const commands = this.#history.runOpenTask();
-      return { type: 'completed', commands };
+      if (this.#history.startOpenTask().localActivities.length > 0) {
+        const message = 'the workflow asked for a local activity, but this run has no local activity runner (use activateWithLocalActivities)';
+        throw new WorkflowTaskFailedError('WorkflowCodeError', message, hostFailure('LocalActivitiesUnavailable', message, ''));
+      }
+      return { type: 'completed', commands: this.#history.finishOpenTask() };
+    } catch (err) {
+      return this.#failedResult(err);
+    }
+  }
+
+  /**
+   * {@link activate} for a query worker: runs the open task's code as far as it goes without its
+   * local activities (they are not run here), so a query answers from the state the task reached.
+   */
+  activateForQuery(newEvents: readonly HistoryEvent[]): WorkflowTaskResult {
+    this.#assertUsable(newEvents);
+    try {
+      this.#history.applyAll(newEvents);
+      this.#history.startOpenTask();
+      return { type: 'completed', commands: this.#history.finishOpenTask() };
+    } catch (err) {
+      return this.#failedResult(err);
+    }
+  }
+
+  /**
+   * {@link activate} for a worker that runs local activities: while the open task's code asks for
+   * some, `runLocalActivities` runs them and the code continues with their outcomes, in the same
+   * workflow task; their markers are among the returned commands.
+   */
+  async activateWithLocalActivities(newEvents: readonly HistoryEvent[], runLocalActivities: LocalActivityRunner): Promise<WorkflowTaskResult> {
+    this.#assertUsable(newEvents);
+    try {
+      this.#history.applyAll(newEvents);
+      let step = this.#history.startOpenTask();
+      while (step.localActivities.length > 0) step = this.#history.continueOpenTask(await runLocalActivities(step.localActivities));
+      return { type: 'completed', commands: this.#history.finishOpenTask() };
     } catch (err) {
       return this.#failedResult(err);
     }
@@ -196,7 +237,7 @@ export class WorkflowRun {
     }
   }
 
-  #runActivation(input: ActivationInput, scheduledEventIdOf: (seq: number) => number): WorkflowCommand[] {
+  #runActivation(input: ActivationInput, scheduledEventIdOf: (seq: number) => number): ActivationStep {
     if (this.#sandbox === null) {
       throw new HistoryShapeError('a workflow task came before WorkflowExecutionStarted: give the history from event 1');
     }
@@ -207,8 +248,13 @@ export class WorkflowRun {
       throw new WorkflowTaskFailedError(cause, `workflow code failed the task: ${failure.code}: ${failure.message}`, failure);
     }
     const context = { converter: this.converter, scheduledEventIdOf };
-    // Array.from, not .map: the sandbox's array would give a result from the sandbox's realm.
-    return Array.from(output.commands, (command) => toWorkflowCommand(command, context));
+    const step: ActivationStep = { commands: [], localActivities: [] };
+    // Array.from, not .map: the sandbox's array would give results from the sandbox's realm.
+    for (const command of Array.from(output.commands)) {
+      if (command.type !== 'ScheduleLocalActivity') step.commands.push(toWorkflowCommand(command, context));
+      else step.localActivities.push({ seq: command.seq, activityType: String(command.activityType), args: Array.from(command.args) as Payload[], options: copyIntoRealm(command.options) });
+    }
+    return step;
   }
 
   #assertUsable(events: readonly HistoryEvent[]): void {

@@ -139,7 +139,7 @@ export class QueryWorker {
     try {
       if (task.workflowTaskScheduledEventId > lastCompletedTask(history)) {
         // A task is pending: run its code here too, so the answer includes what it brings.
-        const pending = run.activate(history);
+        const pending = run.activateForQuery(history);
         if (pending.type === 'failed') {
           return failed(QueryFailureCode.QueryFailed, `the pending workflow task of run ${task.runId} fails, so query '${task.queryType}' cannot be answered: ${pending.failure.message}`);
         }

@@ -57,6 +57,7 @@ export class Worker {
         workflowsPath: options.workflowsPath,
         identity,
         history: options.history,
+        ...(options.activities ? { localActivities: options.activities } : {}),
         ...(options.maxCachedWorkflows ? { maxCachedWorkflows: options.maxCachedWorkflows } : {}),
         ...(options.maxConcurrentWorkflowTasks ? { maxConcurrentWorkflowTasks: options.maxConcurrentWorkflowTasks } : {}),
         ...(options.onWorkflowTask ? { onTask: options.onWorkflowTask } : {}),

@@ -8,6 +8,8 @@ import { WorkflowRun, type WorkflowTaskResult } from '../replay/workflow-run.js'
 import { EvictionRequiredError, type WorkflowTaskFailureCause } from '../replay/errors.js';
 import type { WorkflowTaskFailedCause } from '../../topics/schemas/common/v1-enums.js';
 import { isTooLarge, tooLargeFailure } from './oversized-output.js';
+import type { ActivityFunction } from './activity-worker.js';
+import { LOCAL_ACTIVITY_BUDGET_SHARE, LocalActivityExecutor } from './local-activity-executor.js';
 import { QueryWorker, type QueryWorkerOptions } from './query-worker.js';
 import { TaskConsumer } from './task-consumer.js';
 import { CommandWriter, type RunRef, type WorkerConnection } from './worker-connection.js';
@@ -37,6 +39,8 @@ export interface WorkflowWorkerOptions {
   readonly workflowsPath: string;
   readonly identity: string;
   readonly history: HistoryFetcher;
+  /** The activities the workflows may run as local activities (`proxyLocalActivities`), by type. */
+  readonly localActivities?: Readonly<Record<string, ActivityFunction>>;
   /** Runs kept in memory; default 1000. */
   readonly maxCachedWorkflows?: number;
   /** Workflow tasks processed at once (across partitions); default 10. */
@@ -60,6 +64,7 @@ export class WorkflowWorker {
   private tasks: TaskConsumer | undefined;
   private queries: QueryWorker | undefined;
   private bundle: WorkflowBundle | undefined;
+  private readonly localActivities: LocalActivityExecutor;
 
   constructor(
     private readonly connection: WorkerConnection,
@@ -67,6 +72,7 @@ export class WorkflowWorker {
   ) {
     this.commands = new CommandWriter(connection);
     this.cache = new WorkflowCache(options.maxCachedWorkflows ?? 1_000);
+    this.localActivities = new LocalActivityExecutor(options.localActivities ?? {}, connection.dataConverter);
   }
 
   async start(): Promise<void> {
@@ -133,13 +139,16 @@ export class WorkflowWorker {
   }
 
   private async activate(task: WorkflowTask): Promise<{ result: WorkflowTaskResult; cacheHit: boolean }> {
+    // Counted from now, when the task was claimed: the engine's start-to-close timer runs from the claim.
+    const budgetDeadline = Date.now() + task.startToCloseTimeoutMs * LOCAL_ACTIVITY_BUDGET_SHARE;
+    const runLocal = (requests: Parameters<LocalActivityExecutor['run']>[0]) => this.localActivities.run(requests, { ...task, budgetDeadline });
     const cached = this.cache.get(task.runId);
     const events = withTaskEvents(task, this.options.identity);
     const first = events[0]?.eventId;
     // A hit needs the task's events to overlap or continue the cached run; the overlap is skipped.
     if (cached && first !== undefined && first <= cached.lastEventId + 1) {
       try {
-        return { result: cached.activate(events.filter((e) => e.eventId > cached.lastEventId)), cacheHit: true };
+        return { result: await cached.activateWithLocalActivities(events.filter((e) => e.eventId > cached.lastEventId), runLocal), cacheHit: true };
       } catch (error) {
         // The engine failed a task this run completed (e.g. UnhandledCommand): rebuild from history.
         if (!(error instanceof EvictionRequiredError)) throw error;
@@ -153,7 +162,7 @@ export class WorkflowWorker {
       { namespace: task.namespace, workflowId: task.workflowId, runId: task.runId, workflowType: task.workflowType, taskQueue: task.taskQueue },
       { dataConverter: this.connection.dataConverter, ...(this.options.deadlockTimeoutMs ? { deadlockTimeoutMs: this.options.deadlockTimeoutMs } : {}) },
     );
-    const result = run.activate(history);
+    const result = await run.activateWithLocalActivities(history, runLocal);
     if (result.type === 'completed') this.cache.set(task.runId, run);
     else run.dispose();
     return { result, cacheHit: false };

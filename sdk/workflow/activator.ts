@@ -19,6 +19,7 @@ import { ContinueAsNew } from './continue-as-new.js';
 import { createRootScope, type CancellationScope } from './cancellation-scope.js';
 import { ActivityFailure, ApplicationFailure, DeterminismViolationError, IllegalStateError, isCancellation, WorkflowFailure } from './errors.js';
 import { errorFromFailureInfo, failureInfoFromError } from './failure-info.js';
+import { resolveLocalActivity } from './local-activities.js';
 import { createPrng, type Random } from './prng.js';
 import { copyIntoRealm } from './realm-copy.js';
 
@@ -46,7 +47,7 @@ export interface PendingCondition {
   resolve(): void;
 }
 
-type SeqKind = 'activity' | 'timer' | 'condition' | 'sideEffect' | 'external';
+type SeqKind = 'activity' | 'timer' | 'condition' | 'sideEffect' | 'external' | 'localActivity';
 
 /** What a query handler tried to do, per sequence kind (for the refusal's message). */
 const SEQ_ACTION: Readonly<Record<SeqKind, string>> = {
@@ -55,6 +56,7 @@ const SEQ_ACTION: Readonly<Record<SeqKind, string>> = {
   condition: 'wait on a condition',
   external: 'signal or cancel another workflow',
   sideEffect: 'record a side effect',
+  localActivity: 'run a local activity',
 };
 
 /** The error a signal or cancellation request to another workflow rejects with (Temporal's wording). */
@@ -91,7 +93,7 @@ export class Activator {
   readonly sentPatches = new Set<string>();
   /** Values the replayed history recorded for `sideEffect` calls, by sequence number, until read. */
   readonly recordedSideEffects = new Map<number, unknown>();
-  readonly #seqs: Record<SeqKind, number> = { activity: 0, timer: 0, condition: 0, sideEffect: 0, external: 0 };
+  readonly #seqs: Record<SeqKind, number> = { activity: 0, timer: 0, condition: 0, sideEffect: 0, external: 0, localActivity: 0 };
   #commands: SandboxCommand[] = [];
   #taskFailure: { error: unknown } | null = null;
   #closed = false;
@@ -310,6 +312,8 @@ export class Activator {
       case 'resolveSideEffect':
         this.recordedSideEffects.set(job.seq, job.value);
         return;
+      case 'resolveLocalActivity':
+        return resolveLocalActivity(this, job);
     }
   }
 

@@ -99,6 +99,13 @@ export type ActivityResolution =
   | { kind: 'completed'; value: unknown }
   | { kind: 'failed'; failure: FailureInfo; retryState: string | null };
 
+/**
+ * How a local activity ended within a workflow task: like an activity, or `backoff` — the worker
+ * stopped retrying within the task; the workflow waits `backoffMs` (a durable timer) and runs
+ * attempt `nextAttempt` (see `local-activities.ts`).
+ */
+export type LocalActivityResolution = ActivityResolution | { kind: 'backoff'; failure: FailureInfo; nextAttempt: number; backoffMs: number };
+
 /** One thing that happened to the run since the last activation. */
 export type ActivationJob =
   | { type: 'startWorkflow'; workflowType: string; args: unknown[] }
@@ -111,7 +118,9 @@ export type ActivationJob =
   /** Replay only: the task being replayed recorded this patch marker, so `patched(patchId)` is true. */
   | { type: 'notifyHasPatch'; patchId: string }
   /** Replay only: the value `sideEffect` number `seq` recorded in the task being replayed (decoded). */
-  | { type: 'resolveSideEffect'; seq: number; value: unknown };
+  | { type: 'resolveSideEffect'; seq: number; value: unknown }
+  /** Local activity `seq` ended (run by the worker in this task, or recorded in the task being replayed). */
+  | { type: 'resolveLocalActivity'; seq: number; resolution: LocalActivityResolution };
 
 /** Input of one activation: the workflow's "now", the task's history facts and the jobs, in history order. */
 export interface ActivationInput {
@@ -137,6 +146,16 @@ export interface ScheduleActivityOptions {
   } | null;
 }
 
+/** A local activity's options with durations in ms, and the attempt to run (a retry after a timer starts above 1). */
+export interface LocalActivityRequestOptions {
+  startToCloseTimeoutMs: number | null;
+  scheduleToCloseTimeoutMs: number | null;
+  retryPolicy: ScheduleActivityOptions['retryPolicy'];
+  attempt: number;
+  /** Workflow time of the first attempt's scheduling (schedule-to-close counts from it). */
+  originalScheduleTimeMs: number;
+}
+
 /**
  * A command as the sandbox produces it: keyed by sequence number (activity id and timer id are
  * the sequence as a string); the host turns it into a `WorkflowCommand`.
@@ -158,6 +177,8 @@ export type SandboxCommand =
   | { type: 'UpsertWorkflowSearchAttributes'; searchAttributes: SearchAttributes }
   /** `patched` / `deprecatePatch`: the host records it as the SDK's patch marker. */
   | { type: 'SetPatchMarker'; patchId: string; deprecated: boolean }
+  /** Run local activity `seq` in the worker during this task (never sent to the engine; its outcome is recorded as a marker). */
+  | { type: 'ScheduleLocalActivity'; seq: number; activityType: string; args: unknown[]; options: LocalActivityRequestOptions }
   /** `sideEffect` number `seq` (1, 2, …); `value` is an encoded payload. */
   | { type: 'SideEffectMarker'; seq: number; value: unknown }
   /** `args` are encoded payloads; null timeouts and task queue = the current run's. */

@@ -67,6 +67,7 @@ export { sideEffect } from './side-effect.js';
 export { describeFailure, REQUIRES_INTERVENTION, Saga, type CompensationFailure, type CompensationReport, type SagaOptions } from './saga.js';
 export { ContinueAsNew, continueAsNew, makeContinueAsNewFunc, type ContinueAsNewOptions } from './continue-as-new.js';
 export { getExternalWorkflowHandle, type ExternalWorkflowHandle } from './external-workflows.js';
+export { proxyLocalActivities, type LocalActivityOptions } from './local-activities.js';
 
 /**
  * Typed stubs for activities: each call schedules the activity (`ScheduleActivityTask`, activity

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { parseAvroType } from '../serde/avro-type.js';
 import { schemaFingerprint } from '../serde/schema-fingerprint.js';
 import { field, record, type AvroRecordSchema, type AvroSchema } from './avro-schema.js';
-import { CommandType, commandSchemaV1 } from './command/index.js';
+import { CommandType, commandSchemaV2 } from './command/index.js';
 import { WorkflowCommandType, workflowCommandSchemas } from './command/v1-workflow-commands.js';
 import { payloadSchema } from './common/v1-records.js';
 import { defineSchema } from './define-schema.js';
@@ -45,7 +45,7 @@ describe('schema catalog', () => {
   });
 
   it('keeps CommandType in step with the command body union', () => {
-    assert.deepEqual(unionTags(commandSchemaV1, 'body'), Object.keys(CommandType));
+    assert.deepEqual(unionTags(commandSchemaV2, 'body'), Object.keys(CommandType));
   });
 
   it('keeps WorkflowCommandType in step with the workflow command union', () => {

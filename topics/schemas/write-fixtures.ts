@@ -17,6 +17,7 @@ import { activityControlCases } from './activity-control/v1-fixture-cases.js';
 import { activityTaskCases } from './activity-task/v1-fixture-cases.js';
 import { clientCommandCases } from './command/v1-fixture-cases-clients.js';
 import { taskCommandCases } from './command/v1-fixture-cases-tasks.js';
+import { commandV2Cases } from './command/v2-fixture-cases.js';
 import { fixtureFile } from './fixture-files.js';
 import { toFixtureJson } from './fixture-json.js';
 import type { FixtureCase } from './fixture-samples.js';
@@ -38,6 +39,7 @@ import { workflowTaskV2Cases } from './workflow-task/v2-fixture-cases.js';
 const plan: readonly [RecordName, number, readonly FixtureCase<unknown>[]][] = [
   ['HistoryEvent', 1, [...lifecycleEventCases, ...messageEventCases]],
   ['Command', 1, [...clientCommandCases, ...taskCommandCases]],
+  ['Command', 2, commandV2Cases],
   ['MutableStateSnapshot', 1, mutableStateSnapshotCases],
   ['MutableStateSnapshot', 2, mutableStateSnapshotV2Cases],
   ['MutableStateSnapshot', 3, mutableStateSnapshotV3Cases],

@@ -1,0 +1,47 @@
+/**
+ * `POST /api/v1/namespaces/{ns}/workflows/{id}/reset` (body: `runId`, `eventId`, `reason`,
+ * `requestId`) → `{ workflowId, runId }`, the new run. Served by the node that owns the
+ * workflow's shard (it reads the run's history from its local store); another node forwards the
+ * request there.
+ * @module
+ */
+import { Router } from 'express';
+import type { Engine } from './engine.js';
+import { ShardUnavailableError } from './engine.js';
+import { HttpError, requireString } from './http-errors.js';
+import { resetWorkflow } from './reset-request.js';
+
+/** The reset route; `selfEndpoint` keeps a node from forwarding to itself. */
+export function resetRoutes(engine: Engine, selfEndpoint: string): Router {
+  const router = Router();
+  router.post('/api/v1/namespaces/:namespace/workflows/:workflowId/reset', async (req, res) => {
+    const namespace = requireString(req.params.namespace, 'namespace');
+    const workflowId = requireString(req.params.workflowId, 'workflowId');
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    const eventId = typeof body.eventId === 'string' && body.eventId.trim() !== '' ? Number(body.eventId) : body.eventId;
+    if (typeof eventId !== 'number' || !Number.isSafeInteger(eventId) || eventId < 1) {
+      throw new HttpError(400, 'InvalidArgument', "'eventId' must be the positive integer id of a workflow task event");
+    }
+    const optional = (name: string): string | undefined => {
+      if (body[name] === undefined || body[name] === null) return undefined;
+      return requireString(body[name], name);
+    };
+    const runId = optional('runId');
+    const requestId = optional('requestId');
+    const request = {
+      namespace, workflowId, eventId, reason: optional('reason') ?? '', identity: 'http-gateway',
+      ...(runId ? { runId } : {}), ...(requestId ? { requestId } : {}),
+    };
+    try {
+      res.json({ workflowId, runId: await resetWorkflow(engine, request) });
+    } catch (error) {
+      const forwarded = req.headers['x-logbook-forwarded'] !== undefined;
+      if (!(error instanceof ShardUnavailableError) || !error.ownerEndpoint || error.ownerEndpoint === selfEndpoint || forwarded) throw error;
+      const answer = await fetch(`${error.ownerEndpoint}${req.originalUrl}`, {
+        method: 'POST', headers: { 'content-type': 'application/json', 'x-logbook-forwarded': '1' }, body: JSON.stringify(body),
+      });
+      res.status(answer.status).type('application/json').send(Buffer.from(await answer.arrayBuffer()));
+    }
+  });
+  return router;
+}
