@@ -25,6 +25,8 @@ export interface HistoryLimits {
   readonly maxPendingActivities: number;
   /** Most signals a run accepts; more are refused (`MaximumSignalsPerExecution`). */
   readonly maxSignalsPerRun: number;
+  /** Most child workflows a run may have pending; more fail the workflow task (`NumPendingChildExecutionsLimitError`). */
+  readonly maxPendingChildWorkflows: number;
 }
 
 /** Engine settings of the history state machine. */
@@ -57,6 +59,7 @@ export const defaultHistoryLimits: HistoryLimits = Object.freeze({
   historySizeLimitBytes: 50 * MiB,
   maxPendingActivities: 2_000,
   maxSignalsPerRun: 10_000,
+  maxPendingChildWorkflows: 2_000,
 });
 
 /** The defaults: Temporal's values where Temporal has one. */

@@ -22,7 +22,6 @@ export function startProblem(start: StartWorkflowExecutionRequest): { code: 'Inv
   const timeouts = [start.workflowExecutionTimeoutMs, start.workflowRunTimeoutMs, start.workflowTaskTimeoutMs, start.workflowStartDelayMs];
   if (timeouts.some((ms) => ms !== null && ms < 0)) return { code: 'InvalidArgument', message: 'timeouts and the start delay must not be negative' };
   if (start.cronSchedule) return { code: 'NotSupportedYet', message: 'cron schedules are not supported yet (planned: issue 5)' };
-  if (start.parent) return { code: 'NotSupportedYet', message: 'child workflows are not supported yet (planned: issue 5)' };
   return null;
 }
 
@@ -44,7 +43,7 @@ export function newRunState(command: Command, start: StartWorkflowExecutionReque
       workflowExecutionExpirationTime: execution === null ? null : executionTime + execution,
       workflowRunExpirationTime: run === null ? null : executionTime + run,
       lastEventId: 0, nextEventId: 1, lastEventTime: now, lastWorkflowTaskCompletedEventId: null,
-      firstExecutionRunId: start.runId, parent: null, attempt: 1, retryPolicy: start.retryPolicy, cronSchedule: null,
+      firstExecutionRunId: start.runId, parent: start.parent, attempt: 1, retryPolicy: start.retryPolicy, cronSchedule: null,
       cancelRequested: false, historySizeBytes: 0,
     },
     pendingActivities: [], pendingTimers: [], pendingWorkflowTask: null, bufferedEvents: [], requestIds: [],
@@ -71,7 +70,7 @@ export function startRun(ctx: Ctx, start: StartWorkflowExecutionRequest, signal:
   appendEvent(ctx, {
     type: 'WorkflowExecutionStarted', workflowType: info.workflowType, taskQueue: info.taskQueue, input: start.input,
     workflowExecutionTimeoutMs: info.workflowExecutionTimeoutMs, workflowRunTimeoutMs: info.workflowRunTimeoutMs,
-    workflowTaskTimeoutMs: info.workflowTaskTimeoutMs, parent: null, continuedExecutionRunId: continued?.runId ?? null,
+    workflowTaskTimeoutMs: info.workflowTaskTimeoutMs, parent: info.parent, continuedExecutionRunId: continued?.runId ?? null,
     initiator: continued?.initiator ?? null, continuedFailure: null, lastCompletionResult: null, originalExecutionRunId: info.runId,
     firstExecutionRunId: info.firstExecutionRunId, identity: start.identity, requestId, retryPolicy: info.retryPolicy,
     attempt: 1, workflowExecutionExpirationTime: info.workflowExecutionExpirationTime, cronSchedule: null,

@@ -86,9 +86,8 @@ describe('starting a workflow', () => {
     assert.equal(reject.rejection?.code, 'WorkflowExecutionAlreadyStarted');
   });
 
-  it('refuses cron schedules and child starts as not supported yet, and starts with missing fields as invalid', () => {
+  it('refuses cron schedules as not supported yet, and starts with missing fields as invalid', () => {
     assert.equal(new HistoryDriver().start({ cronSchedule: '@hourly' }).rejection?.code, 'NotSupportedYet');
-    assert.equal(new HistoryDriver().start({ parent: { namespace: 'default', workflowId: 'p', runId: 'r', initiatedEventId: 5 } }).rejection?.code, 'NotSupportedYet');
     assert.equal(new HistoryDriver().start({ taskQueue: '' }).rejection?.code, 'InvalidArgument');
   });
 });
