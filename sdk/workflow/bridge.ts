@@ -95,6 +95,12 @@ export type ActivityResolution =
   | { kind: 'completed'; value: unknown }
   | { kind: 'failed'; failure: FailureInfo; retryState: string | null };
 
+/** How a child workflow ended, as delivered to its parent. */
+export type ChildResolution =
+  | { kind: 'completed'; value: unknown }
+  /** Failed, canceled, terminated or timed out: `failure` is the cause the parent's ChildWorkflowFailure carries. */
+  | { kind: 'failed'; failure: FailureInfo; retryState: string | null; runId: string | null };
+
 /** One thing that happened to the run since the last activation. */
 export type ActivationJob =
   | { type: 'startWorkflow'; workflowType: string; args: unknown[] }
@@ -104,6 +110,10 @@ export type ActivationJob =
   | { type: 'cancelWorkflow'; reason: string }
   /** The signal or cancellation request `seq` sent to another workflow reached it (cause null) or not. */
   | { type: 'resolveExternal'; seq: number; failureCause: string | null }
+  /** Child `seq` started as `runId`, or could not start (`failureCause`, e.g. WorkflowAlreadyExists). */
+  | { type: 'resolveChildStart'; seq: number; runId: string | null; failureCause: string | null }
+  /** Child `seq` ended. */
+  | { type: 'resolveChild'; seq: number; resolution: ChildResolution }
   /** Replay only: the task being replayed recorded this patch marker, so `patched(patchId)` is true. */
   | { type: 'notifyHasPatch'; patchId: string }
   /** Replay only: the value `sideEffect` number `seq` recorded in the task being replayed (decoded). */
@@ -133,6 +143,21 @@ export interface ScheduleActivityOptions {
   } | null;
 }
 
+/** What `StartChildWorkflowExecution` records, as the sandbox produces it. */
+export interface StartChildOptions {
+  workflowId: string;
+  workflowType: string;
+  taskQueue: string | null;
+  args: unknown[];
+  workflowExecutionTimeoutMs: number | null;
+  workflowRunTimeoutMs: number | null;
+  workflowTaskTimeoutMs: number | null;
+  parentClosePolicy: 'Terminate' | 'RequestCancel' | 'Abandon';
+  retryPolicy: ScheduleActivityOptions['retryPolicy'];
+  memo: Record<string, unknown>;
+  searchAttributes: SearchAttributes;
+}
+
 /**
  * A command as the sandbox produces it: keyed by sequence number (activity id and timer id are
  * the sequence as a string); the host turns it into a `WorkflowCommand`.
@@ -143,10 +168,12 @@ export type SandboxCommand =
   | { type: 'RequestCancelActivityTask'; seq: number }
   | { type: 'StartTimer'; seq: number; ms: number }
   | { type: 'CancelTimer'; seq: number }
-  /** `getExternalWorkflowHandle(…).signal`; `args` are encoded payloads. */
-  | { type: 'SignalExternalWorkflowExecution'; seq: number; workflowId: string; runId: string | null; signalName: string; args: unknown[] }
-  /** `getExternalWorkflowHandle(…).cancel`. */
-  | { type: 'RequestCancelExternalWorkflowExecution'; seq: number; workflowId: string; runId: string | null }
+  /** `getExternalWorkflowHandle(…).signal` (or a child handle's, `childWorkflowOnly`); `args` are encoded payloads. */
+  | { type: 'SignalExternalWorkflowExecution'; seq: number; workflowId: string; runId: string | null; signalName: string; args: unknown[]; childWorkflowOnly?: boolean }
+  /** `getExternalWorkflowHandle(…).cancel` (or the cancellation of a child, `childWorkflowOnly`). */
+  | { type: 'RequestCancelExternalWorkflowExecution'; seq: number; workflowId: string; runId: string | null; childWorkflowOnly?: boolean }
+  /** `startChild`; `args` and memo values are encoded payloads; null = the parent's task queue, no timeout, no retries. */
+  | { type: 'StartChildWorkflowExecution'; seq: number; options: StartChildOptions }
   /** `result` is an encoded payload. */
   | { type: 'CompleteWorkflowExecution'; result: unknown }
   | { type: 'FailWorkflowExecution'; failure: FailureInfo }

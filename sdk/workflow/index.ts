@@ -66,6 +66,16 @@ export { sideEffect } from './side-effect.js';
 export { describeFailure, REQUIRES_INTERVENTION, Saga, type CompensationFailure, type CompensationReport, type SagaOptions } from './saga.js';
 export { ContinueAsNew, continueAsNew, makeContinueAsNewFunc, type ContinueAsNewOptions } from './continue-as-new.js';
 export { getExternalWorkflowHandle, type ExternalWorkflowHandle } from './external-workflows.js';
+export {
+  ChildWorkflowCancellationType,
+  executeChild,
+  ParentClosePolicy,
+  startChild,
+  type ChildWorkflowFunction,
+  type ChildWorkflowHandle,
+  type ChildWorkflowOptions,
+} from './child-workflows.js';
+export { ChildWorkflowFailure, TerminatedFailure, WorkflowExecutionAlreadyStartedError, type ChildWorkflowExecution } from './errors.js';
 
 /**
  * Typed stubs for activities: each call schedules the activity (`ScheduleActivityTask`, activity
