@@ -169,7 +169,7 @@ export class WorkflowRun {
 
   // Called when the history starts: the sandbox needs the seed, the start time and the run's chain.
   #startSandbox(started: HistoryEvent<'WorkflowExecutionStarted'>): void {
-    const { attempt, prngSeed, firstExecutionRunId, continuedExecutionRunId, memo: memoPayloads } = started.attributes;
+    const { attempt, prngSeed, firstExecutionRunId, continuedExecutionRunId, memo: memoPayloads, parent } = started.attributes;
     if (!this.#bundle.workflowTypes.includes(this.identity.workflowType)) {
       const known = this.#bundle.workflowTypes.join(', ');
       const message = `workflow type ${this.identity.workflowType} is not exported by ${this.#bundle.workflowsPath} (exported: ${known})`;
@@ -177,6 +177,7 @@ export class WorkflowRun {
     }
     const info = { ...this.identity, attempt, startTimeMs: started.eventTime, firstExecutionRunId, continuedFromExecutionRunId: continuedExecutionRunId,
       memo: Object.fromEntries(Object.entries(memoPayloads ?? {}).map(([key, value]) => [key, this.converter.fromPayload(value)])),
+      parent: parent === null ? null : { namespace: parent.namespace, workflowId: parent.workflowId, runId: parent.runId },
     };
     const bridge: HostBridge = {
       info,

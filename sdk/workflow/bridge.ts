@@ -32,6 +32,8 @@ export interface WorkflowRunInfo {
   continuedFromExecutionRunId: string | null;
   /** The memo given at start, decoded (host values: copy them into the sandbox's realm before use). */
   memo: Record<string, unknown>;
+  /** The run that started this one as its child (unset or null for a workflow started by a client). */
+  parent?: { namespace: string; workflowId: string; runId: string } | null;
 }
 
 /** What the engine said about the history when it sent the workflow task (its WorkflowTaskStarted). */

@@ -195,6 +195,8 @@ export interface WorkflowInfo {
    * (10,240 events or 4 MiB by default; the run is terminated past 51,200 events or 50 MiB).
    */
   readonly continueAsNewSuggested: boolean;
+  /** The run that started this one as a child workflow; undefined for a workflow started by a client. */
+  readonly parent: { readonly workflowId: string; readonly runId: string; readonly namespace: string } | undefined;
 }
 
 /**
@@ -220,6 +222,7 @@ export function workflowInfo(): WorkflowInfo {
     historyLength: task.historyLength,
     historySize: task.historySizeBytes,
     continueAsNewSuggested: task.continueAsNewSuggested,
+    parent: info.parent ? { workflowId: info.parent.workflowId, runId: info.parent.runId, namespace: info.parent.namespace } : undefined,
   };
 }
 

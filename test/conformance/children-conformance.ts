@@ -56,10 +56,10 @@ export function childrenConformance(backend: 'kafka' | 'embedded'): void {
     assert.deepEqual(childStarted.parent, { namespace: 'default', workflowId: parent, runId: parentRun, initiatedEventId: started.attributes.initiatedEventId });
   });
 
-  test('a child that continues as new: the parent gets the last run\'s result', async () => {
+  test('a child that continues as new stays the parent\'s child (workflowInfo().parent) and the parent gets the last run\'s result', async () => {
     const [parent, child] = idsOnDifferentShards('chain');
     await t.start('parentOfChained', queue, parent, [child]);
-    assert.equal(resultOf(t.engine, await t.result(parent)), 'last run');
+    assert.equal(resultOf(t.engine, await t.result(parent)), `last run, child of ${parent}`);
   });
 
   test('a failed child reaches the parent as a ChildWorkflowFailure whose cause is the child\'s ApplicationFailure', async () => {
@@ -67,6 +67,13 @@ export function childrenConformance(backend: 'kafka' | 'embedded'): void {
     await t.start('parentOfRejecter', queue, parent, [child]);
     assert.equal(resultOf(t.engine, await t.result(parent)), 'ChildWorkflowFailure <- InvoiceRejected: invoice rejected');
     assert.equal((await t.result(child)).executionStatus, 'Failed');
+  });
+
+  test('a child that times out reaches the parent as a ChildWorkflowFailure caused by a TimeoutFailure', async () => {
+    const [parent, child] = idsOnDifferentShards('timeout');
+    await t.start('parentOfSlowChild', queue, parent, [child]);
+    assert.equal(resultOf(t.engine, await t.result(parent)), 'child timed out');
+    assert.equal((await t.result(child)).executionStatus, 'TimedOut');
   });
 
   test('starting a child under a running workflow id throws WorkflowExecutionAlreadyStartedError and leaves that run alone', async () => {

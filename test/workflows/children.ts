@@ -13,7 +13,9 @@ import {
   executeChild,
   setHandler,
   startChild,
+  TimeoutFailure,
   WorkflowExecutionAlreadyStartedError,
+  workflowInfo,
   type ParentClosePolicy,
 } from '../../sdk/workflow/index.js';
 
@@ -38,10 +40,10 @@ export async function waitForRelease(): Promise<string> {
   return 'released';
 }
 
-/** A child that continues as new `runs` times, then returns how it ended. */
+/** A child that continues as new `runs` times, then names its last run's parent. */
 export async function chained(runs: number): Promise<string> {
   if (runs > 0) return continueAsNew<typeof chained>(runs - 1);
-  return 'last run';
+  return `last run, child of ${workflowInfo().parent?.workflowId}`;
 }
 
 /** Runs {@link doubler} as a child and returns its result. */
@@ -62,6 +64,15 @@ export async function parentOfRejecter(childId: string): Promise<string> {
   } catch (err) {
     if (!(err instanceof ChildWorkflowFailure) || !(err.cause instanceof ApplicationFailure)) return `unexpected: ${String(err)}`;
     return `ChildWorkflowFailure <- ${err.cause.type}: ${err.cause.message}`;
+  }
+}
+
+/** Runs a {@link waitForRelease} child with a 1 s run timeout nobody releases; returns what the parent saw. */
+export async function parentOfSlowChild(childId: string): Promise<string> {
+  try {
+    return await executeChild(waitForRelease, { workflowId: childId, workflowRunTimeout: '1s' });
+  } catch (err) {
+    return err instanceof ChildWorkflowFailure && err.cause instanceof TimeoutFailure ? 'child timed out' : `unexpected: ${String(err)}`;
   }
 }
 
