@@ -116,6 +116,7 @@ export function childrenConformance(backend: 'kafka' | 'embedded'): void {
     const started = (await t.history(parent, parentRun)).find((e) => e.attributes.type === 'ChildWorkflowExecutionStarted');
     assert.ok(started?.attributes.type === 'ChildWorkflowExecutionStarted');
     const childRun = started.attributes.workflowExecution.runId!;
+    assert.equal((await t.engine.describe('default', child))?.executionInfo.parent?.workflowId, parent, 'describe names the parent');
     assert.ok(!types(await t.history(child, childRun)).some((type) => type === 'WorkflowExecutionTerminated' || type === 'WorkflowExecutionCancelRequested'));
     await t.signal(child, 'release', []);
     assert.equal(resultOf(t.engine, await t.result(child)), 'released');
