@@ -50,6 +50,8 @@ export type ChildWorkflowCancellationType = (typeof ChildWorkflowCancellationTyp
 
 /** A workflow function, for typing a child's arguments and result. */
 export type ChildWorkflowFunction = (...args: never[]) => unknown;
+/** A child started by type name without a type argument: any arguments, an unknown result. */
+type UntypedChild = (...args: unknown[]) => unknown;
 
 /** Options of {@link startChild} / {@link executeChild}. Durations: ms or `'10s'`. */
 export interface ChildWorkflowOptions<Args extends unknown[] = unknown[]> {
@@ -135,6 +137,9 @@ function sendToChild(activator: Activator, command: (seq: number) => Parameters<
  * const child = await startChild(invoice, { workflowId: `invoice-${orderId}`, args: [orderId] });
  * const total = await child.result();
  */
+export function startChild<F extends ChildWorkflowFunction>(workflow: F, options?: ChildWorkflowOptions<Parameters<F>>): Promise<ChildWorkflowHandle<F>>;
+/** By workflow type name; type the child with `startChild<typeof invoice>('invoice', …)`. */
+export function startChild<F extends ChildWorkflowFunction = UntypedChild>(workflowType: string, options?: ChildWorkflowOptions<Parameters<F>>): Promise<ChildWorkflowHandle<F>>;
 export function startChild<F extends ChildWorkflowFunction>(
   workflow: F | string,
   options: ChildWorkflowOptions<Parameters<F>> = {},
@@ -219,11 +224,14 @@ export function startChild<F extends ChildWorkflowFunction>(
  * @example
  * const total = await executeChild(invoice, { args: [orderId], parentClosePolicy: 'ABANDON' });
  */
+export function executeChild<F extends ChildWorkflowFunction>(workflow: F, options?: ChildWorkflowOptions<Parameters<F>>): Promise<Awaited<ReturnType<F>>>;
+/** By workflow type name; type the child with `executeChild<typeof invoice>('invoice', …)`. */
+export function executeChild<F extends ChildWorkflowFunction = UntypedChild>(workflowType: string, options?: ChildWorkflowOptions<Parameters<F>>): Promise<Awaited<ReturnType<F>>>;
 export async function executeChild<F extends ChildWorkflowFunction>(
   workflow: F | string,
   options: ChildWorkflowOptions<Parameters<F>> = {},
 ): Promise<Awaited<ReturnType<F>>> {
-  const child = await startChild(workflow, options);
+  const child = await startChild<F>(workflow as F, options);
   return child.result();
 }
 
