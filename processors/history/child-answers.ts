@@ -54,19 +54,36 @@ export function notifyParentOfClose(ctx: Ctx, outcome: RunOutcome): void {
   }));
 }
 
+/** The parent run and initiated event a parent-close-policy request names in its request id, or null for other requests. */
+function parentCloseSender(requestId: string): { runId: string; initiatedEventId: number } | null {
+  if (!requestId.startsWith(PARENT_CLOSE_REQUEST_PREFIX)) return null;
+  const rest = requestId.slice(PARENT_CLOSE_REQUEST_PREFIX.length);
+  const colon = rest.lastIndexOf(':');
+  return { runId: rest.slice(0, colon), initiatedEventId: Number(rest.slice(colon + 1)) };
+}
+
 /**
- * A signal or cancellation request with `childWorkflowOnly` applies only when the target's run is
- * a child of the run that sent it (Temporal); otherwise it is refused as if there were no such
- * workflow, and the sender is told so.
+ * A request meant for a child applies only when the target's run is that child: a signal or
+ * cancellation request with `childWorkflowOnly` (Temporal) must come from the run's parent, and a
+ * parent close policy's request (addressed by workflow id, so that it reaches a child that
+ * continued as new) from the parent run and initiated event that started it — never a run that
+ * took the workflow id after the child ended. Otherwise it is refused as if there were no such
+ * workflow (the sender of a signal or cancellation is told so).
  */
 export function notChildOfSender(state: MutableStateSnapshot, command: Command): Rejection | null {
+  const parent = state.executionInfo.parent;
+  const notChild = (of: string): Rejection => ({ code: RejectionCode.WorkflowNotFound, message: `workflow ${command.workflowId} (run ${state.executionInfo.runId}) is not a child of ${of}` });
+  const closing = parentCloseSender(command.requestId);
+  if (closing) {
+    const own = parent !== null && parent.runId === closing.runId && parent.initiatedEventId === closing.initiatedEventId;
+    return own ? null : notChild(`run ${closing.runId}`);
+  }
   const body = command.body;
   if (body.type !== 'SignalWorkflowExecution' && body.type !== 'RequestCancelWorkflowExecution') return null;
   const from = body.externalInitiator;
   if (!body.childWorkflowOnly || !from) return null;
-  const parent = state.executionInfo.parent;
   if (parent && parent.namespace === from.namespace && parent.workflowId === from.workflowId && parent.runId === from.runId) return null;
-  return { code: RejectionCode.WorkflowNotFound, message: `workflow ${command.workflowId} is not a child of run ${from.runId} of ${from.workflowId}` };
+  return notChild(`run ${from.runId} of ${from.workflowId}`);
 }
 
 const childMessages = new Set(['RecordChildExecutionStarted', 'RecordChildExecutionStartFailed', 'RecordChildExecutionCompleted', 'RecordRequestCancelExternalWorkflowExecutionResult']);
@@ -74,8 +91,9 @@ const goneCodes = new Set<string>([RejectionCode.RunNotFound, RejectionCode.Work
 
 /**
  * A message between a parent and a child that found its run gone (the parent continued as new,
- * the child closed before its parent close policy reached it) is the normal residue of two runs
- * living on: its refusal becomes {@link RejectionCode.StaleChildMessage}, dropped quietly.
+ * the child closed, or its workflow id now runs something else, before its parent close policy
+ * reached it) is the normal residue of two runs living on: its refusal becomes
+ * {@link RejectionCode.StaleChildMessage}, dropped quietly.
  */
 export function quietStaleChildMessage(command: Command, transition: Transition): Transition {
   const rejection = transition.rejection;

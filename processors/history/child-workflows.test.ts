@@ -178,6 +178,31 @@ describe('child workflows', () => {
     assert.equal(notice.events.length, 0);
   });
 
+  it('terminates a child that continued as new in its current run under Terminate', () => {
+    const { parent, child } = startedChild('Terminate');
+    child.completeWorkflowTask([{
+      type: 'ContinueAsNewWorkflowExecution', workflowType: 'invoice', taskQueue: null, input: [], workflowRunTimeoutMs: null,
+      workflowTaskTimeoutMs: null, backoffStartIntervalMs: null, retryPolicy: null, header: {}, memo: null, searchAttributes: null,
+    }]);
+    wake(parent);
+    parent.completeWorkflowTask([{ type: 'CompleteWorkflowExecution', result: null }]);
+    child.receive(parent.outbox.at(-1)!);
+    assert.equal(child.state!.executionInfo.status, 'Terminated');
+  });
+
+  it('leaves alone a run that took the child\'s workflow id after the child ended, though the parent did not hear of the end yet', () => {
+    const { parent, child } = startedChild('Terminate');
+    child.completeWorkflowTask([{ type: 'CompleteWorkflowExecution', result: null }]);
+    child.start({ runId: 'someone-else' });
+    wake(parent);
+    parent.completeWorkflowTask([{ type: 'CompleteWorkflowExecution', result: null }]);
+    const terminate = parent.outbox.at(-1)!;
+    assert.equal(terminate.body.type, 'TerminateWorkflowExecution');
+    assert.equal(child.receive(terminate).rejection?.code, 'StaleChildMessage');
+    assert.equal(child.state!.executionInfo.status, 'Running');
+    assert.equal(child.state!.executionInfo.runId, 'someone-else');
+  });
+
   it('drops a child\'s notice to a parent that continued as new as stale (not dead-lettered)', () => {
     const { parent, child } = startedChild('Abandon');
     wake(parent);

@@ -147,16 +147,16 @@ export function recordChildCompleted(ctx: Ctx, body: CommandBodyOf<'RecordChildE
 /**
  * When the parent run closes (any way, continue-as-new included, as in Temporal): each pending
  * child is terminated (Terminate), asked to cancel (RequestCancel) or left alone (Abandon), by a
- * command written in the parent's closing transaction. A child whose start is not confirmed yet
- * is addressed by the run id its start carries, so a start that failed (the id was taken by
- * someone else's run) can never make the parent terminate that run; a started child by its
- * workflow id alone, so a child that continued as new is reached in its current run.
+ * command written in the parent's closing transaction. It names the child's workflow id only, so a
+ * child that continued as new is reached in its current run; the child's shard applies it only if
+ * that run is this parent's child from this initiated event (`notChildOfSender`), so a run that
+ * holds the id for another reason (the start failed, or the child ended and the id was reused)
+ * is never touched. The start, sent earlier to the same partition, is always applied before it.
  */
 export function applyParentClosePolicies(ctx: Ctx, reason: string, identity: string): void {
   const info = ctx.state.executionInfo;
   for (const child of ctx.state.pendingChildren) {
     if (child.parentClosePolicy === 'Abandon') continue;
-    const runId = child.runId === null ? childRunIdOf(info.runId, child.initiatedEventId) : null;
     const requestId = parentClosePolicyRequestId(info.runId, child.initiatedEventId);
     const why = `parent close policy ${child.parentClosePolicy}: parent ${info.workflowId} (run ${info.runId}) ${reason}`;
     const body: Command['body'] = child.parentClosePolicy === 'Terminate'
@@ -165,7 +165,7 @@ export function applyParentClosePolicies(ctx: Ctx, reason: string, identity: str
         type: 'RequestCancelWorkflowExecution', identity, reason: why, childWorkflowOnly: true,
         externalInitiator: { namespace: info.namespace, workflowId: info.workflowId, runId: info.runId, initiatedEventId: child.initiatedEventId },
       };
-    ctx.commands.push(outgoing(child.namespace, child.workflowId, runId, requestId, body));
+    ctx.commands.push(outgoing(child.namespace, child.workflowId, null, requestId, body));
   }
   ctx.state.pendingChildren = [];
 }

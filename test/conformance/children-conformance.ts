@@ -62,6 +62,12 @@ export function childrenConformance(backend: 'kafka' | 'embedded'): void {
     assert.equal(resultOf(t.engine, await t.result(parent)), `last run, child of ${parent}`);
   });
 
+  test('a parent signals its child through the child handle and gets the result the signal unblocked', async () => {
+    const [parent, child] = idsOnDifferentShards('signal');
+    await t.start('parentSignalsChild', queue, parent, [child]);
+    assert.equal(resultOf(t.engine, await t.result(parent)), 'run id known, released');
+  });
+
   test('a failed child reaches the parent as a ChildWorkflowFailure whose cause is the child\'s ApplicationFailure', async () => {
     const [parent, child] = idsOnDifferentShards('failure');
     await t.start('parentOfRejecter', queue, parent, [child]);

@@ -56,6 +56,13 @@ export async function parentOfChained(childId: string): Promise<string> {
   return executeChild(chained, { workflowId: childId, args: [2] });
 }
 
+/** Starts a {@link waitForRelease} child, releases it through the handle's `signal` and returns its result. */
+export async function parentSignalsChild(childId: string): Promise<string> {
+  const child = await startChild(waitForRelease, { workflowId: childId });
+  await child.signal(release);
+  return `${child.firstExecutionRunId === '' ? 'no run id' : 'run id known'}, ${await child.result()}`;
+}
+
 /** Runs {@link rejecter} and describes the failure it gets: `ChildWorkflowFailure <- InvoiceRejected: invoice rejected`. */
 export async function parentOfRejecter(childId: string): Promise<string> {
   try {
