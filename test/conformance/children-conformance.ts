@@ -1,9 +1,12 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { resultOf, startTestEngine, type TestEngine } from '../support/test-engine.js';
-import { uniqueName } from '../support/test-env.js';
+import { uniqueName, waitFor } from '../support/test-env.js';
+import { createHttpApp } from '../../gateway/http-app.js';
+import { EngineMetrics } from '../../gateway/metrics.js';
 import { Worker } from '../../sdk/worker/worker.js';
 import { engineHistoryFetcher } from '../../gateway/engine-history-fetcher.js';
 import { defaultHistoryConfig } from '../../processors/history/config.js';
@@ -20,6 +23,8 @@ const MAX_PENDING_CHILDREN = 3;
 export function childrenConformance(backend: 'kafka' | 'embedded'): void {
   let t: TestEngine;
   let worker: Worker;
+  let server: Server;
+  let address: string;
   const queue = uniqueName('children');
 
   before(async () => {
@@ -27,9 +32,13 @@ export function childrenConformance(backend: 'kafka' | 'embedded'): void {
     t = await startTestEngine(backend, { workers: false, shards: SHARDS, engine: { history } });
     worker = new Worker(t.engine.workerConnection(), { taskQueue: queue, workflowsPath: CHILD_WORKFLOWS, history: engineHistoryFetcher(t.engine) });
     await worker.start();
+    server = createServer(createHttpApp({ engine: t.engine, metrics: new EngineMetrics(false).registry, selfEndpoint: 'self' }));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    address = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   });
   after(async () => {
     await worker.stop(1_000);
+    server.close();
     await t.stop();
   });
 
@@ -54,6 +63,23 @@ export function childrenConformance(backend: 'kafka' | 'embedded'): void {
     const childStarted = (await t.history(child, started.attributes.workflowExecution.runId!))[0]!.attributes;
     assert.ok(childStarted.type === 'WorkflowExecutionStarted');
     assert.deepEqual(childStarted.parent, { namespace: 'default', workflowId: parent, runId: parentRun, initiatedEventId: started.attributes.initiatedEventId });
+  });
+
+  test('describe over HTTP shows the parent\'s pending child and the child\'s parent', async () => {
+    const [parent, child] = idsOnDifferentShards('describe');
+    const parentRun = await t.start('parentWaitsForChild', queue, parent, [child]);
+    const describe = async (id: string) => (await fetch(`${address}/api/v1/namespaces/default/workflows/${id}`)).json() as Promise<{
+      pendingChildren: Array<{ workflowId: string; runId: string | null; parentClosePolicy: string; initiatedEventId: number }>;
+      executionInfo: { parent: { namespace: string; workflowId: string; runId: string; initiatedEventId: number } | null };
+    }>;
+    const pending = await waitFor('the child to start', async () => (await describe(parent)).pendingChildren.find((c) => c.runId !== null));
+    assert.equal(pending.workflowId, child);
+    assert.equal(pending.parentClosePolicy, 'Terminate');
+    const { initiatedEventId } = pending;
+    assert.deepEqual((await describe(child)).executionInfo.parent, { namespace: 'default', workflowId: parent, runId: parentRun, initiatedEventId });
+    await t.signal(child, 'release', []);
+    assert.equal(resultOf(t.engine, await t.result(parent)), 'released');
+    assert.deepEqual((await describe(parent)).pendingChildren, []);
   });
 
   test('a child that continues as new stays the parent\'s child (workflowInfo().parent) and the parent gets the last run\'s result', async () => {

@@ -63,6 +63,11 @@ export async function parentSignalsChild(childId: string): Promise<string> {
   return `${child.firstExecutionRunId === '' ? 'no run id' : 'run id known'}, ${await child.result()}`;
 }
 
+/** Starts a {@link waitForRelease} child and waits for its result. */
+export async function parentWaitsForChild(childId: string): Promise<string> {
+  return executeChild(waitForRelease, { workflowId: childId });
+}
+
 /** Runs {@link rejecter} and describes the failure it gets: `ChildWorkflowFailure <- InvoiceRejected: invoice rejected`. */
 export async function parentOfRejecter(childId: string): Promise<string> {
   try {
