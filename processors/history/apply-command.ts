@@ -15,6 +15,8 @@ import {
   activityTaskHeartbeat,
   activityTaskStarted,
 } from './activity-inputs.js';
+import { answerParent, notChildOfSender, quietStaleChildMessage } from './child-answers.js';
+import { recordChildCompleted, recordChildStarted, recordChildStartFailed } from './child-workflows.js';
 import { awaitResult, requestCancelWorkflow, signalWorkflow, terminateWorkflow } from './client-requests.js';
 import { answerInitiator, recordCancelExternalResult, recordSignalExternalResult } from './external-requests.js';
 import { resetWorkflow } from './reset.js';
@@ -44,9 +46,9 @@ const runHandlers: { [K in RunCommandType]: Handler<K> } = {
   ActivityTaskFailed: activityTaskFailed,
   ActivityTaskHeartbeat: activityTaskHeartbeat,
   ActivityTaskCanceled: activityTaskCanceled,
-  RecordChildExecutionStarted: later('child workflows'),
-  RecordChildExecutionStartFailed: later('child workflows'),
-  RecordChildExecutionCompleted: later('child workflows'),
+  RecordChildExecutionStarted: recordChildStarted,
+  RecordChildExecutionStartFailed: recordChildStartFailed,
+  RecordChildExecutionCompleted: recordChildCompleted,
   RecordSignalExternalWorkflowExecutionResult: recordSignalExternalResult,
   RecordRequestCancelExternalWorkflowExecutionResult: recordCancelExternalResult,
   ResetWorkflowExecution: resetWorkflow,
@@ -78,7 +80,7 @@ export function applyCommand(
   now: number,
   config: HistoryConfig = defaultHistoryConfig,
 ): Transition {
-  return answerInitiator(command, applyToRun(state, command, now, config));
+  return answerInitiator(command, quietStaleChildMessage(command, answerParent(command, applyToRun(state, command, now, config))));
 }
 
 function applyToRun(state: MutableStateSnapshot | null, command: Command, now: number, config: HistoryConfig): Transition {
@@ -96,6 +98,8 @@ function applyToRun(state: MutableStateSnapshot | null, command: Command, now: n
     const message = `run ${command.runId} of workflow ${command.workflowId} not found (the current run is ${runId})`;
     return rejectionOnly(command.replyTo, runId, { code: RejectionCode.RunNotFound, message });
   }
+  const notChild = notChildOfSender(state, command);
+  if (notChild) return rejectionOnly(command.replyTo, runId, notChild);
   const ctx = openContext(state, now, config, command);
   const handler = runHandlers[type as RunCommandType] as Handler<RunCommandType>;
   handler(ctx, command.body as CommandBodyOf<RunCommandType>);

@@ -12,6 +12,8 @@ import type { MutableStateSnapshot } from '../../topics/schemas/mutable-state-sn
 import { appendEvent, engineFailure, type Ctx } from './context.js';
 import { flushBuffered } from './delivery.js';
 import { cancelActivityIntentOf } from './activity-tasks.js';
+import { notifyParentOfClose } from './child-answers.js';
+import { applyParentClosePolicies, PARENT_CLOSE_POLICY_IDENTITY } from './child-workflows.js';
 
 /** How a run ended: its result, or why it has none. */
 export interface RunOutcome {
@@ -30,7 +32,8 @@ export function resultReply(state: MutableStateSnapshot, requestId: string): Rep
 
 /**
  * Marks the run closed after its closing event was appended: clears pending work, sends
- * CancelActivity for claimed attempts, answers the result waiters, updates visibility.
+ * CancelActivity for claimed attempts, answers the result waiters, updates visibility, applies
+ * the parent close policy of each pending child and tells a parent that its child ended.
  */
 export function closeRun(ctx: Ctx, outcome: RunOutcome): void {
   const state = ctx.state;
@@ -50,6 +53,8 @@ export function closeRun(ctx: Ctx, outcome: RunOutcome): void {
   for (const waiter of state.resultWaiters) ctx.replies.push(resultReply(state, waiter.replyTo.requestId));
   state.resultWaiters = [];
   ctx.visibilityChanged = true;
+  applyParentClosePolicies(ctx, `closed ${outcome.status}`, PARENT_CLOSE_POLICY_IDENTITY);
+  notifyParentOfClose(ctx, outcome);
 }
 
 /**

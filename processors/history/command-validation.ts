@@ -10,6 +10,7 @@ import { ENGINE_MARKER_PREFIX, isEngineMarker } from '../../topics/schemas/histo
 import { limitsFor } from './config.js';
 import type { Ctx } from './context.js';
 import { retryPolicyProblem } from './retry-policy.js';
+import { startChildProblem } from './child-validation.js';
 import { RejectionCode } from './transition.js';
 
 /** Why a completion's commands cannot be applied. */
@@ -30,6 +31,8 @@ interface Scan {
   timerIds: Set<string>;
   /** Ids of timers that fired while the task ran (TimerFired buffered) and are not canceled yet. */
   firedTimerIds: Set<string>;
+  /** Children pending or started by earlier commands of the completion. */
+  pendingChildren: number;
 }
 
 type Validator<K extends WorkflowCommandType> = (ctx: Ctx, scan: Scan, command: Tagged<K, WorkflowCommandAttributesMap[K]>) => CommandProblem | null;
@@ -97,7 +100,11 @@ const validators: { [K in WorkflowCommandType]: Validator<K> } = {
   UpsertWorkflowSearchAttributes: () => null,
   ModifyWorkflowProperties: () => null,
   ContinueAsNewWorkflowExecution: continueAsNew,
-  StartChildWorkflowExecution: later('BadStartChildExecutionAttributes', 'StartChildWorkflowExecution'),
+  StartChildWorkflowExecution: (ctx, scan, c) => {
+    const found = startChildProblem(ctx, scan.pendingChildren, c);
+    if (!found) scan.pendingChildren++;
+    return found;
+  },
   SignalExternalWorkflowExecution: (_ctx, _scan, c) =>
     !c.workflowId ? problem('BadSignalWorkflowExecutionAttributes', 'workflowId is required')
       : !c.signalName ? problem('BadSignalWorkflowExecutionAttributes', 'signalName is required') : null,
@@ -131,6 +138,7 @@ export function validateCommands(ctx: Ctx, commands: readonly WorkflowCommand[])
     ]),
     timerIds: new Set(state.pendingTimers.map((t) => t.timerId)),
     firedTimerIds: new Set(buffered.flatMap((a) => (a.type === 'TimerFired' ? [a.timerId] : []))),
+    pendingChildren: state.pendingChildren.length,
   };
   for (const [index, command] of commands.entries()) {
     const validate = validators[command.type] as Validator<WorkflowCommandType> | undefined;

@@ -29,6 +29,8 @@ export interface HistoryLimits {
   readonly maxWorkflowTasksPerSecond: number;
   /** Largest payload (its data bytes) a command may carry (`BlobSizeLimitError`); see `payload-limits.ts`. */
   readonly maxPayloadBytes: number;
+  /** Most child workflows a run may have pending; more fail the workflow task (`NumPendingChildExecutionsLimitError`). */
+  readonly maxPendingChildWorkflows: number;
 }
 
 /** Engine settings of the history state machine. */
@@ -70,6 +72,7 @@ export const defaultHistoryLimits: HistoryLimits = Object.freeze({
   maxSignalsPerRun: 10_000,
   maxWorkflowTasksPerSecond: 200,
   maxPayloadBytes: 2 * MiB,
+  maxPendingChildWorkflows: 2_000,
 });
 
 /** The defaults: Temporal's values where Temporal has one. */

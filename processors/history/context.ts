@@ -30,13 +30,15 @@ export interface Ctx {
   rejection: Rejection | null;
   /** Ids of the ActivityTaskStarted events appended by this input, by scheduled event id. */
   readonly activityStartedIds: Map<number, number>;
+  /** Ids of the ChildWorkflowExecutionStarted events appended by this input, by initiated event id. */
+  readonly childStartedIds: Map<number, number>;
 }
 
 /** A context over a private copy of `state`. */
 export function openContext(state: MutableStateSnapshot, now: number, config: HistoryConfig, command: Command | null): Ctx {
   return {
     now, config, command, state: cloneData(state), events: [], tasks: [], commands: [], replies: [], visibilityChanged: false,
-    closedRun: null, rejection: null, activityStartedIds: new Map(),
+    closedRun: null, rejection: null, activityStartedIds: new Map(), childStartedIds: new Map(),
   };
 }
 
@@ -100,6 +102,7 @@ export function appendEvent(ctx: Ctx, attributes: HistoryEventAttributes, eventT
   }
   const resolved = resolveStartedEventId(ctx, attributes);
   if (resolved.type === 'ActivityTaskStarted') ctx.activityStartedIds.set(resolved.scheduledEventId, eventId);
+  if (resolved.type === 'ChildWorkflowExecutionStarted') noteChildStarted(ctx, resolved.initiatedEventId, eventId);
   const event = eventOf(info, eventId, eventTime, resolved);
   info.lastEventId = eventId;
   info.nextEventId = eventId + 1;
@@ -130,7 +133,29 @@ function resolveStartedEventId(ctx: Ctx, attributes: HistoryEventAttributes): Hi
       }
       return { ...attributes, startedEventId };
     }
+    case 'ChildWorkflowExecutionCompleted':
+    case 'ChildWorkflowExecutionFailed':
+    case 'ChildWorkflowExecutionCanceled':
+    case 'ChildWorkflowExecutionTerminated':
+    case 'ChildWorkflowExecutionTimedOut': {
+      if (attributes.startedEventId !== 0) return attributes;
+      const startedEventId = ctx.childStartedIds.get(attributes.initiatedEventId);
+      if (startedEventId === undefined) {
+        throw new Error(`child ${attributes.initiatedEventId}: ${attributes.type} has no ChildWorkflowExecutionStarted before it`);
+      }
+      return { ...attributes, startedEventId };
+    }
     default:
       return attributes;
   }
+}
+
+/**
+ * A child's Started event gets its id only when appended (it may wait in the buffer): the pending
+ * child and a closing event buffered behind it (`startedEventId: 0`) learn the id here.
+ */
+function noteChildStarted(ctx: Ctx, initiatedEventId: number, eventId: number): void {
+  ctx.childStartedIds.set(initiatedEventId, eventId);
+  const child = ctx.state.pendingChildren.find((p) => p.initiatedEventId === initiatedEventId);
+  if (child) child.startedEventId = eventId;
 }

@@ -34,7 +34,8 @@ function continuedStart(old: MutableStateSnapshot, command: ContinueAsNewAttribu
     retryPolicy: command.retryPolicy ?? info.retryPolicy, cronSchedule: null,
     workflowStartDelayMs: positive(command.backoffStartIntervalMs),
     memo: command.memo ?? old.memo, searchAttributes: command.searchAttributes ?? old.searchAttributes,
-    header: command.header, parent: null,
+    // A child's next run stays the parent's child: the parent is told when the chain ends.
+    header: command.header, parent: info.parent,
   };
 }
 

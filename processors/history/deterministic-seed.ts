@@ -28,6 +28,14 @@ export function prngSeedOf(runId: string): number {
 
 const hex8 = (n: number): string => n.toString(16).padStart(8, '0');
 
+/** A version-4-shaped UUID made of four FNV-1a hashes of `text` (version and variant bits set). */
+function uuidShapedHashOf(text: string): string {
+  const words = [0x811c9dc5, 0x050c5d1f, 0x1b873593, 0x27d4eb2f].map((basis) => hex8(fnv1a32(text, basis)));
+  const hex = words.join('');
+  const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
 /**
  * The run id of the run that continues `runId` (continue-as-new), derived from the old run id and
  * the id of the event that closed it: the same inputs always give the same id, so a replayed
@@ -50,10 +58,11 @@ export function resetRunIdOf(baseRunId: string, requestId: string): string {
   return uuidShapedHashOf(`${baseRunId}/reset/${requestId}`);
 }
 
-/** Four FNV-1a hashes of `text` shaped as a version-4 UUID. */
-function uuidShapedHashOf(text: string): string {
-  const words = [0x811c9dc5, 0x050c5d1f, 0x1b873593, 0x27d4eb2f].map((basis) => hex8(fnv1a32(text, basis)));
-  const hex = words.join('');
-  const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+/**
+ * The run id of the child a parent run starts with its `StartChildWorkflowExecutionInitiated`
+ * event `initiatedEventId`: a re-applied batch sends the same start, which the child's shard
+ * recognises as already applied.
+ */
+export function childRunIdOf(parentRunId: string, initiatedEventId: number): string {
+  return uuidShapedHashOf(`${parentRunId}/child/${initiatedEventId}`);
 }

@@ -27,7 +27,6 @@ export function startProblem(start: StartWorkflowExecutionRequest): { code: 'Inv
   if (retry) return { code: 'InvalidArgument', message: `retryPolicy: ${retry}` };
   const cron = cronScheduleProblem(start);
   if (cron) return { code: 'InvalidArgument', message: `cronSchedule: ${cron}` };
-  if (start.parent) return { code: 'NotSupportedYet', message: 'child workflows are not supported yet (planned: issue 5)' };
   return null;
 }
 
@@ -49,7 +48,7 @@ export function newRunState(command: Pick<Command, 'namespace' | 'workflowId' | 
       workflowExecutionExpirationTime: execution === null ? null : executionTime + execution,
       workflowRunExpirationTime: run === null ? null : executionTime + run,
       lastEventId: 0, nextEventId: 1, lastEventTime: now, lastWorkflowTaskCompletedEventId: null,
-      firstExecutionRunId: start.runId, parent: null, attempt: 1, retryPolicy: start.retryPolicy, cronSchedule: start.cronSchedule || null,
+      firstExecutionRunId: start.runId, parent: start.parent, attempt: 1, retryPolicy: start.retryPolicy, cronSchedule: start.cronSchedule || null,
       cancelRequested: false, historySizeBytes: 0,
     },
     pendingActivities: [], pendingTimers: [], pendingWorkflowTask: null, bufferedEvents: [], requestIds: [],
@@ -78,7 +77,7 @@ export function startRun(ctx: Ctx, start: StartWorkflowExecutionRequest, signal:
   appendEvent(ctx, {
     type: 'WorkflowExecutionStarted', workflowType: info.workflowType, taskQueue: info.taskQueue, input: start.input,
     workflowExecutionTimeoutMs: info.workflowExecutionTimeoutMs, workflowRunTimeoutMs: info.workflowRunTimeoutMs,
-    workflowTaskTimeoutMs: info.workflowTaskTimeoutMs, parent: null, continuedExecutionRunId: continued?.runId ?? null,
+    workflowTaskTimeoutMs: info.workflowTaskTimeoutMs, parent: info.parent, continuedExecutionRunId: continued?.runId ?? null,
     initiator: continued?.initiator ?? null, continuedFailure: ctx.state.lastFailure, lastCompletionResult: ctx.state.lastCompletionResult,
     originalExecutionRunId: info.runId,
     firstExecutionRunId: info.firstExecutionRunId, identity: start.identity, requestId, retryPolicy: info.retryPolicy,

@@ -48,7 +48,8 @@ function repeatedStart(old: MutableStateSnapshot, runId: string, backoffMs: numb
     workflowExecutionTimeoutMs: info.workflowExecutionTimeoutMs, workflowRunTimeoutMs: info.workflowRunTimeoutMs,
     workflowTaskTimeoutMs: info.workflowTaskTimeoutMs, retryPolicy: info.retryPolicy, cronSchedule: info.cronSchedule,
     workflowStartDelayMs: backoffMs > 0 ? backoffMs : null, memo: old.memo, searchAttributes: old.searchAttributes,
-    header: old.startHeader, parent: null,
+    // A child's next attempt stays the parent's child: the parent is told when the chain ends.
+    header: old.startHeader, parent: info.parent,
   };
 }
 

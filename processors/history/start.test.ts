@@ -86,9 +86,8 @@ describe('starting a workflow', () => {
     assert.equal(reject.rejection?.code, 'WorkflowExecutionAlreadyStarted');
   });
 
-  it('refuses child starts as not supported yet, and starts with missing fields or an invalid cron schedule as invalid', () => {
+  it('refuses starts with missing fields or an invalid cron schedule as invalid', () => {
     assert.equal(new HistoryDriver().start({ cronSchedule: '61 * * * *' }).rejection?.code, 'InvalidArgument');
-    assert.equal(new HistoryDriver().start({ parent: { namespace: 'default', workflowId: 'p', runId: 'r', initiatedEventId: 5 } }).rejection?.code, 'NotSupportedYet');
     assert.equal(new HistoryDriver().start({ taskQueue: '' }).rejection?.code, 'InvalidArgument');
   });
 });

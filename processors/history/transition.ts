@@ -34,6 +34,8 @@ export const RejectionCode = {
   StaleWorkflowTaskClaim: 'StaleWorkflowTaskClaim',
   /** An activity claim, heartbeat or result for an attempt that is not the current one. */
   StaleActivityResult: 'StaleActivityResult',
+  /** A message between a parent and its child whose run has moved on (closed, continued as new). */
+  StaleChildMessage: 'StaleChildMessage',
   /** A worker acknowledged a cancellation nobody requested. */
   ActivityNotCancelRequested: 'ActivityNotCancelRequested',
   /** Too many events are buffered behind the in-flight workflow task (retry later). */

@@ -10,6 +10,7 @@ import { closeRun } from './close-run.js';
 import { continueAsNew } from './continue-as-new.js';
 import { requestCancelActivity } from './activity-lifecycle.js';
 import { initiateCancelExternal, initiateSignalExternal } from './external-requests.js';
+import { initiateChild } from './child-workflows.js';
 import { scheduleActivity } from './activity-tasks.js';
 import { failWorkflow } from './workflow-retry.js';
 import { startNextCronRun } from './cron-runs.js';
@@ -68,7 +69,7 @@ const appliers: { [K in WorkflowCommandType]: Apply<K> } = {
     return false;
   },
   ContinueAsNewWorkflowExecution: (ctx, done, c) => (continueAsNew(ctx, c, done), false),
-  StartChildWorkflowExecution: notSupported('StartChildWorkflowExecution'),
+  StartChildWorkflowExecution: (ctx, done, c) => (initiateChild(ctx, c, done.completedEventId, done.identity), false),
   SignalExternalWorkflowExecution: (ctx, done, c) => (initiateSignalExternal(ctx, c, done.completedEventId, done.identity), false),
   RequestCancelExternalWorkflowExecution: (ctx, done, c) => (initiateCancelExternal(ctx, c, done.completedEventId, done.identity), false),
   ProtocolMessage: notSupported('ProtocolMessage'),

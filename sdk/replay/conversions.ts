@@ -11,6 +11,7 @@ import { failureInfoFromError } from '../workflow/failure-info.js';
 import { copyIntoRealm } from '../workflow/realm-copy.js';
 import { patchMarkerCommand } from './patch-markers.js';
 import { sideEffectMarkerCommand } from './side-effect-markers.js';
+import { startChildCommand } from './child-commands.js';
 
 /** `Failure.source` of failures raised by workflow code. */
 export const FAILURE_SOURCE = 'LogbookTypeScriptSDK';
@@ -113,13 +114,15 @@ export function toWorkflowCommand(command: Exclude<SandboxCommand, { type: 'Sche
       return {
         type: 'SignalExternalWorkflowExecution', namespace: null, workflowId: String(command.workflowId),
         runId: command.runId === null ? null : String(command.runId), signalName: String(command.signalName),
-        input: Array.from(command.args) as Payload[], childWorkflowOnly: false, header: {},
+        input: Array.from(command.args) as Payload[], childWorkflowOnly: Boolean(command.childWorkflowOnly), header: {},
       };
     case 'RequestCancelExternalWorkflowExecution':
       return {
         type: 'RequestCancelExternalWorkflowExecution', namespace: null, workflowId: String(command.workflowId),
-        runId: command.runId === null ? null : String(command.runId), childWorkflowOnly: false, reason: '',
+        runId: command.runId === null ? null : String(command.runId), childWorkflowOnly: Boolean(command.childWorkflowOnly), reason: '',
       };
+    case 'StartChildWorkflowExecution':
+      return startChildCommand(command.options);
     case 'CompleteWorkflowExecution':
       return { type: 'CompleteWorkflowExecution', result: command.result as Payload };
     case 'FailWorkflowExecution':

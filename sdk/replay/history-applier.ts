@@ -17,6 +17,7 @@ import { isPatchUpsert, patchOf } from './patch-markers.js';
 import { sideEffectOf } from './side-effect-markers.js';
 import { localActivityOf, type LocalActivityOutcome, type LocalActivityRequest } from './local-activity-markers.js';
 import { recordOutcomes, wantsLocalActivities, type ActivationStep } from './local-activity-steps.js';
+import { childJobOf, type ChildAnswerEvent } from './child-events.js';
 import type { WorkflowRunIdentity } from './workflow-run.js';
 
 /** What the applier needs from its run. */
@@ -64,6 +65,8 @@ export class HistoryApplier {
    * request n.
    */
   readonly #externalSeqByInitiatedEventId = new Map<number, number>();
+  /** Children likewise: the n-th `StartChildWorkflowExecutionInitiated` event is child n. */
+  readonly #childSeqByInitiatedEventId = new Map<number, number>();
 
   constructor(run: RunState) {
     this.#run = run;
@@ -200,6 +203,9 @@ export class HistoryApplier {
     if (type === 'SignalExternalWorkflowExecutionInitiated' || type === 'RequestCancelExternalWorkflowExecutionInitiated') {
       this.#externalSeqByInitiatedEventId.set(event.eventId, this.#externalSeqByInitiatedEventId.size + 1);
     }
+    if (type === 'StartChildWorkflowExecutionInitiated') {
+      this.#childSeqByInitiatedEventId.set(event.eventId, this.#childSeqByInitiatedEventId.size + 1);
+    }
     if (event.attributes.type === 'ActivityTaskScheduled') {
       const seq = Number(event.attributes.activityId);
       this.#seqByScheduledEventId.set(event.eventId, seq);
@@ -284,6 +290,12 @@ export class HistoryApplier {
     this.#jobs.push({ type: 'resolveExternal', seq, failureCause });
   }
 
+  readonly #childAnswer = (event: ChildAnswerEvent): void => {
+    const seq = this.#childSeqByInitiatedEventId.get(event.attributes.initiatedEventId);
+    if (seq === undefined) throw new HistoryShapeError(`an answer for child event ${event.attributes.initiatedEventId}, which is not a StartChildWorkflowExecutionInitiated of this run`);
+    this.#jobs.push(childJobOf(event, seq, this.#run.converter));
+  };
+
   readonly #ignore = (): void => undefined;
   readonly #command = (event: HistoryEvent): void => this.#commandEvent(event);
 
@@ -355,12 +367,13 @@ export class HistoryApplier {
     // Not supported by this SDK yet (it never issues the commands that lead to them).
     WorkflowExecutionUpdateAccepted: this.#ignore,
     WorkflowExecutionUpdateCompleted: this.#ignore,
-    StartChildWorkflowExecutionFailed: this.#ignore,
-    ChildWorkflowExecutionStarted: this.#ignore,
-    ChildWorkflowExecutionCompleted: this.#ignore,
-    ChildWorkflowExecutionFailed: this.#ignore,
-    ChildWorkflowExecutionCanceled: this.#ignore,
-    ChildWorkflowExecutionTimedOut: this.#ignore,
-    ChildWorkflowExecutionTerminated: this.#ignore,
+    // Answers to a child's start, matched to the child by its initiated event (see child-events.ts).
+    StartChildWorkflowExecutionFailed: this.#childAnswer,
+    ChildWorkflowExecutionStarted: this.#childAnswer,
+    ChildWorkflowExecutionCompleted: this.#childAnswer,
+    ChildWorkflowExecutionFailed: this.#childAnswer,
+    ChildWorkflowExecutionCanceled: this.#childAnswer,
+    ChildWorkflowExecutionTimedOut: this.#childAnswer,
+    ChildWorkflowExecutionTerminated: this.#childAnswer,
   };
 }

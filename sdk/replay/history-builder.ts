@@ -204,6 +204,46 @@ export class HistoryBuilder {
     return this;
   }
 
+  /** `ChildWorkflowExecutionStarted` for the last child started under `workflowId` (its run id is `<workflowId>-run`). */
+  childStarted(workflowId: string): this {
+    const initiated = this.#childInitiated(workflowId);
+    this.#add({
+      type: 'ChildWorkflowExecutionStarted', namespace: 'default', initiatedEventId: initiated.eventId,
+      workflowExecution: { workflowId, runId: `${workflowId}-run` }, workflowType: initiated.attributes.workflowType, header: {},
+    });
+    return this;
+  }
+
+  /** `StartChildWorkflowExecutionFailed(WorkflowAlreadyExists)` for the last child started under `workflowId`. */
+  childStartFailed(workflowId: string): this {
+    const initiated = this.#childInitiated(workflowId);
+    this.#add({
+      type: 'StartChildWorkflowExecutionFailed', namespace: 'default', workflowId, workflowType: initiated.attributes.workflowType,
+      cause: 'WorkflowAlreadyExists', initiatedEventId: initiated.eventId, workflowTaskCompletedEventId: initiated.attributes.workflowTaskCompletedEventId,
+    });
+    return this;
+  }
+
+  /** How the last child started under `workflowId` ended: Completed with `result`, or Canceled / Terminated. */
+  childClosed(workflowId: string, status: 'Completed' | 'Canceled' | 'Terminated', result?: unknown): this {
+    const initiated = this.#childInitiated(workflowId);
+    const started = this.events.findLast((e) => e.attributes.type === 'ChildWorkflowExecutionStarted' && e.attributes.initiatedEventId === initiated.eventId);
+    const common = {
+      namespace: 'default', workflowExecution: { workflowId, runId: `${workflowId}-run` }, workflowType: initiated.attributes.workflowType,
+      initiatedEventId: initiated.eventId, startedEventId: started?.eventId ?? 0,
+    };
+    if (status === 'Completed') this.#add({ type: 'ChildWorkflowExecutionCompleted', ...common, result: this.#converter.toPayload(result) });
+    else if (status === 'Canceled') this.#add({ type: 'ChildWorkflowExecutionCanceled', ...common, details: null });
+    else this.#add({ type: 'ChildWorkflowExecutionTerminated', ...common });
+    return this;
+  }
+
+  #childInitiated(workflowId: string): HistoryEvent<'StartChildWorkflowExecutionInitiated'> {
+    const initiated = this.events.findLast((e) => e.attributes.type === 'StartChildWorkflowExecutionInitiated' && e.attributes.workflowId === workflowId);
+    if (initiated === undefined) throw new Error(`no child was started under ${workflowId}`);
+    return initiated as HistoryEvent<'StartChildWorkflowExecutionInitiated'>;
+  }
+
   /** `WorkflowExecutionCancelRequested`. */
   cancelRequested(cause = 'test cancel'): this {
     this.#add({ type: 'WorkflowExecutionCancelRequested', cause, externalInitiator: null, identity: 'test' });
@@ -242,6 +282,13 @@ export class HistoryBuilder {
       case 'RequestCancelExternalWorkflowExecution': {
         const { type: _type, namespace, workflowId, runId, ...rest } = command;
         return { ...rest, type: 'RequestCancelExternalWorkflowExecutionInitiated', namespace: namespace ?? 'default', workflowExecution: { workflowId, runId }, workflowTaskCompletedEventId: c };
+      }
+      case 'StartChildWorkflowExecution': {
+        const { type: _type, namespace, taskQueue, ...rest } = command;
+        return {
+          ...rest, type: 'StartChildWorkflowExecutionInitiated', namespace: namespace ?? 'default', taskQueue: taskQueue ?? this.identity.taskQueue,
+          workflowTaskCompletedEventId: c,
+        };
       }
       case 'CompleteWorkflowExecution':
         return { type: 'WorkflowExecutionCompleted', result: command.result, workflowTaskCompletedEventId: c, newExecutionRunId: null };

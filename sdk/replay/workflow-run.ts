@@ -210,7 +210,7 @@ export class WorkflowRun {
 
   // Called when the history starts: the sandbox needs the seed, the start time and the run's chain.
   #startSandbox(started: HistoryEvent<'WorkflowExecutionStarted'>): void {
-    const { attempt, prngSeed, firstExecutionRunId, continuedExecutionRunId, memo: memoPayloads, lastCompletionResult, continuedFailure } = started.attributes;
+    const { attempt, prngSeed, firstExecutionRunId, continuedExecutionRunId, memo: memoPayloads, lastCompletionResult, continuedFailure, parent } = started.attributes;
     if (!this.#bundle.workflowTypes.includes(this.identity.workflowType)) {
       const known = this.#bundle.workflowTypes.join(', ');
       const message = `workflow type ${this.identity.workflowType} is not exported by ${this.#bundle.workflowsPath} (exported: ${known})`;
@@ -220,6 +220,7 @@ export class WorkflowRun {
       memo: Object.fromEntries(Object.entries(memoPayloads ?? {}).map(([key, value]) => [key, this.converter.fromPayload(value)])),
       lastResult: lastCompletionResult ? this.converter.fromPayload(lastCompletionResult) : undefined,
       lastFailure: continuedFailure ? { message: continuedFailure.message, type: continuedFailure.code } : null,
+      parent: parent === null ? null : { namespace: parent.namespace, workflowId: parent.workflowId, runId: parent.runId },
     };
     const bridge: HostBridge = {
       info,

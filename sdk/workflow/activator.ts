@@ -16,6 +16,7 @@ import type {
   WorkflowTaskFacts,
 } from './bridge.js';
 import { ContinueAsNew } from './continue-as-new.js';
+import { resolveChild, resolveChildStart, type PendingChild } from './child-workflows.js';
 import { createRootScope, type CancellationScope } from './cancellation-scope.js';
 import { ActivityFailure, ApplicationFailure, DeterminismViolationError, IllegalStateError, isCancellation, WorkflowFailure } from './errors.js';
 import { errorFromFailureInfo, failureInfoFromError } from './failure-info.js';
@@ -47,7 +48,7 @@ export interface PendingCondition {
   resolve(): void;
 }
 
-type SeqKind = 'activity' | 'timer' | 'condition' | 'sideEffect' | 'external' | 'localActivity';
+type SeqKind = 'activity' | 'timer' | 'condition' | 'sideEffect' | 'external' | 'localActivity' | 'child';
 
 /** What a query handler tried to do, per sequence kind (for the refusal's message). */
 const SEQ_ACTION: Readonly<Record<SeqKind, string>> = {
@@ -57,6 +58,7 @@ const SEQ_ACTION: Readonly<Record<SeqKind, string>> = {
   external: 'signal or cancel another workflow',
   sideEffect: 'record a side effect',
   localActivity: 'run a local activity',
+  child: 'start a child workflow',
 };
 
 /** The error a signal or cancellation request to another workflow rejects with (Temporal's wording). */
@@ -84,6 +86,8 @@ export class Activator {
   readonly conditions = new Map<number, PendingCondition>();
   /** Signals and cancellation requests sent to other workflows, awaiting the engine's answer. */
   readonly externals = new Map<number, Completion>();
+  /** Child workflows started and not yet ended (or given up by a cancellation). */
+  readonly children = new Map<number, PendingChild>();
   readonly signalHandlers = new Map<string, SignalHandler>();
   readonly bufferedSignals: { signalName: string; args: unknown[] }[] = [];
   readonly queryHandlers = new Map<string, QueryHandler>();
@@ -93,7 +97,7 @@ export class Activator {
   readonly sentPatches = new Set<string>();
   /** Values the replayed history recorded for `sideEffect` calls, by sequence number, until read. */
   readonly recordedSideEffects = new Map<number, unknown>();
-  readonly #seqs: Record<SeqKind, number> = { activity: 0, timer: 0, condition: 0, sideEffect: 0, external: 0, localActivity: 0 };
+  readonly #seqs: Record<SeqKind, number> = { activity: 0, timer: 0, condition: 0, sideEffect: 0, external: 0, localActivity: 0, child: 0 };
   #commands: SandboxCommand[] = [];
   #taskFailure: { error: unknown } | null = null;
   #closed = false;
@@ -132,8 +136,8 @@ export class Activator {
    * started in the same activation sends neither command, as in Temporal).
    * @returns whether it was found
    */
-  dropUnsentCommand(type: 'StartTimer' | 'ScheduleActivityTask', seq: number): boolean {
-    this.#refuseInQuery(`cancel a ${type === 'StartTimer' ? 'timer' : 'activity'}`);
+  dropUnsentCommand(type: 'StartTimer' | 'ScheduleActivityTask' | 'StartChildWorkflowExecution', seq: number): boolean {
+    this.#refuseInQuery(`cancel a ${type === 'StartTimer' ? 'timer' : type === 'ScheduleActivityTask' ? 'activity' : 'child workflow'}`);
     const index = this.#commands.findIndex((c) => c.type === type && c.seq === seq);
     if (index >= 0) this.#commands.splice(index, 1);
     return index >= 0;
@@ -230,6 +234,7 @@ export class Activator {
     this.activities.clear();
     this.timers.clear();
     this.conditions.clear();
+    this.children.clear();
     this.signalHandlers.clear();
     this.#closed = true;
   }
@@ -303,6 +308,10 @@ export class Activator {
         this.externals.delete(job.seq);
         return job.failureCause === null ? pending.resolve(undefined) : pending.reject(externalFailure(job.failureCause));
       }
+      case 'resolveChildStart':
+        return resolveChildStart(this, job.seq, job.runId, job.failureCause);
+      case 'resolveChild':
+        return resolveChild(this, job.seq, job.resolution);
       case 'cancelWorkflow':
         this.cancelRequested = true;
         return this.rootScope.cancel('Workflow cancelled');

@@ -78,7 +78,8 @@ export function toScheduleOptions(options: ActivityOptions): ScheduleActivityOpt
   };
 }
 
-function toRetryPolicy(retry: RetryOptions): NonNullable<ScheduleActivityOptions['retryPolicy']> {
+/** Validates retry options and converts them to a recorded retry policy (durations in ms). */
+export function toRetryPolicy(retry: RetryOptions): NonNullable<ScheduleActivityOptions['retryPolicy']> {
   const backoffCoefficient = retry.backoffCoefficient ?? 2;
   const maximumAttempts = retry.maximumAttempts ?? 0;
   if (!(backoffCoefficient >= 1)) throw new TypeError('retry.backoffCoefficient must be at least 1');

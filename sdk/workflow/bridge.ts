@@ -36,6 +36,8 @@ export interface WorkflowRunInfo {
   lastResult?: unknown;
   /** A retry or cron run: the failure of the run before it; null or undefined if none. */
   lastFailure?: { message: string; type: string } | null;
+  /** The run that started this one as its child (unset or null for a workflow started by a client). */
+  parent?: { namespace: string; workflowId: string; runId: string } | null;
 }
 
 /** What the engine said about the history when it sent the workflow task (its WorkflowTaskStarted). */
@@ -105,6 +107,11 @@ export type ActivityResolution =
  * attempt `nextAttempt` (see `local-activities.ts`).
  */
 export type LocalActivityResolution = ActivityResolution | { kind: 'backoff'; failure: FailureInfo; nextAttempt: number; backoffMs: number };
+/** How a child workflow ended, as delivered to its parent. */
+export type ChildResolution =
+  | { kind: 'completed'; value: unknown }
+  /** Failed, canceled, terminated or timed out: `failure` is the cause the parent's ChildWorkflowFailure carries. */
+  | { kind: 'failed'; failure: FailureInfo; retryState: string | null; runId: string | null };
 
 /** One thing that happened to the run since the last activation. */
 export type ActivationJob =
@@ -115,6 +122,10 @@ export type ActivationJob =
   | { type: 'cancelWorkflow'; reason: string }
   /** The signal or cancellation request `seq` sent to another workflow reached it (cause null) or not. */
   | { type: 'resolveExternal'; seq: number; failureCause: string | null }
+  /** Child `seq` started as `runId`, or could not start (`failureCause`, e.g. WorkflowAlreadyExists). */
+  | { type: 'resolveChildStart'; seq: number; runId: string | null; failureCause: string | null }
+  /** Child `seq` ended. */
+  | { type: 'resolveChild'; seq: number; resolution: ChildResolution }
   /** Replay only: the task being replayed recorded this patch marker, so `patched(patchId)` is true. */
   | { type: 'notifyHasPatch'; patchId: string }
   /** Replay only: the value `sideEffect` number `seq` recorded in the task being replayed (decoded). */
@@ -156,6 +167,21 @@ export interface LocalActivityRequestOptions {
   originalScheduleTimeMs: number;
 }
 
+/** What `StartChildWorkflowExecution` records, as the sandbox produces it. */
+export interface StartChildOptions {
+  workflowId: string;
+  workflowType: string;
+  taskQueue: string | null;
+  args: unknown[];
+  workflowExecutionTimeoutMs: number | null;
+  workflowRunTimeoutMs: number | null;
+  workflowTaskTimeoutMs: number | null;
+  parentClosePolicy: 'Terminate' | 'RequestCancel' | 'Abandon';
+  retryPolicy: ScheduleActivityOptions['retryPolicy'];
+  memo: Record<string, unknown>;
+  searchAttributes: SearchAttributes;
+}
+
 /**
  * A command as the sandbox produces it: keyed by sequence number (activity id and timer id are
  * the sequence as a string); the host turns it into a `WorkflowCommand`.
@@ -166,10 +192,12 @@ export type SandboxCommand =
   | { type: 'RequestCancelActivityTask'; seq: number }
   | { type: 'StartTimer'; seq: number; ms: number }
   | { type: 'CancelTimer'; seq: number }
-  /** `getExternalWorkflowHandle(…).signal`; `args` are encoded payloads. */
-  | { type: 'SignalExternalWorkflowExecution'; seq: number; workflowId: string; runId: string | null; signalName: string; args: unknown[] }
-  /** `getExternalWorkflowHandle(…).cancel`. */
-  | { type: 'RequestCancelExternalWorkflowExecution'; seq: number; workflowId: string; runId: string | null }
+  /** `getExternalWorkflowHandle(…).signal` (or a child handle's, `childWorkflowOnly`); `args` are encoded payloads. */
+  | { type: 'SignalExternalWorkflowExecution'; seq: number; workflowId: string; runId: string | null; signalName: string; args: unknown[]; childWorkflowOnly?: boolean }
+  /** `getExternalWorkflowHandle(…).cancel` (or the cancellation of a child, `childWorkflowOnly`). */
+  | { type: 'RequestCancelExternalWorkflowExecution'; seq: number; workflowId: string; runId: string | null; childWorkflowOnly?: boolean }
+  /** `startChild`; `args` and memo values are encoded payloads; null = the parent's task queue, no timeout, no retries. */
+  | { type: 'StartChildWorkflowExecution'; seq: number; options: StartChildOptions }
   /** `result` is an encoded payload. */
   | { type: 'CompleteWorkflowExecution'; result: unknown }
   | { type: 'FailWorkflowExecution'; failure: FailureInfo }

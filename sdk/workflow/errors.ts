@@ -14,6 +14,8 @@ export const FailureCode = {
   Cancelled: 'CancelledFailure',
   Timeout: 'TimeoutFailure',
   DeterminismViolation: 'DeterminismViolationError',
+  ChildWorkflow: 'ChildWorkflowFailure',
+  Terminated: 'TerminatedFailure',
 } as const;
 
 /** Base of every failure that fails a run rather than a task (Temporal's `TemporalFailure`). */
@@ -121,6 +123,49 @@ export class ActivityFailure extends WorkflowFailure {
   }
 }
 
+/** The workflow was terminated (from outside: a client, a parent close policy, a limit); the cause of a {@link ChildWorkflowFailure}. */
+export class TerminatedFailure extends WorkflowFailure {}
+
+/** Which run of a child a {@link ChildWorkflowFailure} is about. */
+export interface ChildWorkflowExecution {
+  workflowId: string;
+  /** The run that ended (the last of its continue-as-new chain); empty when not known. */
+  runId: string;
+}
+
+/**
+ * A child workflow ended without a result (failed, cancelled, terminated or timed out): what
+ * `executeChild` and a child handle's `result()` reject with; `cause` says how it ended
+ * (an {@link ApplicationFailure}, a {@link CancelledFailure}, a {@link TerminatedFailure} or a
+ * {@link TimeoutFailure}).
+ */
+export class ChildWorkflowFailure extends WorkflowFailure {
+  constructor(
+    readonly namespace: string | undefined,
+    readonly execution: ChildWorkflowExecution,
+    readonly workflowType: string,
+    /** Why retrying stopped (`logbook.RetryState`), when known. */
+    readonly retryState: string | null,
+    cause: unknown,
+  ) {
+    super('Child Workflow execution failed', { cause });
+  }
+}
+
+/**
+ * `startChild` / `executeChild` could not start the child: a run with its workflow id is already
+ * open (or the id's reuse policy refused it).
+ */
+export class WorkflowExecutionAlreadyStartedError extends WorkflowFailure {
+  constructor(
+    message: string,
+    readonly workflowId: string,
+    readonly workflowType: string,
+  ) {
+    super(message);
+  }
+}
+
 /**
  * Workflow code used an API that would behave differently on replay (e.g. `setInterval`). It fails
  * the workflow task even if the code catches it, so the problem cannot go unnoticed.
@@ -141,10 +186,10 @@ export class IllegalStateError extends Error {
 }
 
 /**
- * True for a {@link CancelledFailure}, or an {@link ActivityFailure} caused by one: what awaiting
- * something in a cancelled scope throws.
+ * True for a {@link CancelledFailure}, or an {@link ActivityFailure} or {@link ChildWorkflowFailure}
+ * caused by one: what awaiting something in a cancelled scope throws.
  */
 export function isCancellation(error: unknown): boolean {
   if (error instanceof CancelledFailure) return true;
-  return error instanceof ActivityFailure && error.cause instanceof CancelledFailure;
+  return (error instanceof ActivityFailure || error instanceof ChildWorkflowFailure) && error.cause instanceof CancelledFailure;
 }

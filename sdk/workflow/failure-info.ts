@@ -9,7 +9,9 @@ import {
   ActivityFailure,
   ApplicationFailure,
   CancelledFailure,
+  ChildWorkflowFailure,
   FailureCode,
+  TerminatedFailure,
   TimeoutFailure,
   type TimeoutType,
 } from './errors.js';
@@ -27,6 +29,12 @@ export function errorFromFailureInfo(info: FailureInfo): Error {
       break;
     case FailureCode.Activity:
       error = new ActivityFailure(info.message, '', '', null, cause);
+      break;
+    case FailureCode.ChildWorkflow:
+      error = new ChildWorkflowFailure(undefined, { workflowId: '', runId: '' }, '', null, cause);
+      break;
+    case FailureCode.Terminated:
+      error = new TerminatedFailure(info.message);
       break;
     default:
       error = new ApplicationFailure(info.message, info.code, info.nonRetryable, info.details, cause);
@@ -62,6 +70,8 @@ export function failureInfoFromError(error: unknown, encode?: (value: unknown) =
 function codeOf(err: Error): string {
   if (err instanceof ApplicationFailure) return err.type;
   if (err instanceof ActivityFailure) return FailureCode.Activity;
+  if (err instanceof ChildWorkflowFailure) return FailureCode.ChildWorkflow;
+  if (err instanceof TerminatedFailure) return FailureCode.Terminated;
   if (err instanceof CancelledFailure) return FailureCode.Cancelled;
   if (err instanceof TimeoutFailure) return FailureCode.Timeout;
   // Errors thrown by the host (e.g. a payload that cannot be encoded) keep their stable code.

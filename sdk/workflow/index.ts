@@ -68,6 +68,16 @@ export { describeFailure, REQUIRES_INTERVENTION, Saga, type CompensationFailure,
 export { ContinueAsNew, continueAsNew, makeContinueAsNewFunc, type ContinueAsNewOptions } from './continue-as-new.js';
 export { getExternalWorkflowHandle, type ExternalWorkflowHandle } from './external-workflows.js';
 export { proxyLocalActivities, type LocalActivityOptions } from './local-activities.js';
+export {
+  ChildWorkflowCancellationType,
+  executeChild,
+  ParentClosePolicy,
+  startChild,
+  type ChildWorkflowFunction,
+  type ChildWorkflowHandle,
+  type ChildWorkflowOptions,
+} from './child-workflows.js';
+export { ChildWorkflowFailure, TerminatedFailure, WorkflowExecutionAlreadyStartedError, type ChildWorkflowExecution } from './errors.js';
 
 /**
  * Typed stubs for activities: each call schedules the activity (`ScheduleActivityTask`, activity
@@ -191,6 +201,8 @@ export interface WorkflowInfo {
    * (10,240 events or 4 MiB by default; the run is terminated past 51,200 events or 50 MiB).
    */
   readonly continueAsNewSuggested: boolean;
+  /** The run that started this one as a child workflow; undefined for a workflow started by a client. */
+  readonly parent: { readonly workflowId: string; readonly runId: string; readonly namespace: string } | undefined;
 }
 
 /**
@@ -218,6 +230,7 @@ export function workflowInfo(): WorkflowInfo {
     historyLength: task.historyLength,
     historySize: task.historySizeBytes,
     continueAsNewSuggested: task.continueAsNewSuggested,
+    parent: info.parent ? { workflowId: info.parent.workflowId, runId: info.parent.runId, namespace: info.parent.namespace } : undefined,
   };
 }
 
