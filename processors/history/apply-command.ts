@@ -21,6 +21,8 @@ import { applyStart, type StartCommand } from './start.js';
 import { RejectionCode, type Transition } from './transition.js';
 import { workflowTaskFailed, workflowTaskStarted } from './workflow-task-attempts.js';
 import { workflowTaskCompleted } from './workflow-task-completion.js';
+import { updateWorkflow } from './updates.js';
+import { applyUpdateWithStart, isUpdateWithStart } from './update-with-start.js';
 
 type StartType = 'StartWorkflowExecution' | 'SignalWithStartWorkflowExecution';
 type RunCommandType = Exclude<CommandType, StartType>;
@@ -33,7 +35,7 @@ const runHandlers: { [K in RunCommandType]: Handler<K> } = {
   SignalWorkflowExecution: signalWorkflow,
   RequestCancelWorkflowExecution: requestCancelWorkflow,
   TerminateWorkflowExecution: terminateWorkflow,
-  UpdateWorkflowExecution: later('workflow updates'),
+  UpdateWorkflowExecution: updateWorkflow,
   AwaitWorkflowExecutionResult: awaitResult,
   WorkflowTaskStarted: workflowTaskStarted,
   WorkflowTaskCompleted: workflowTaskCompleted,
@@ -85,7 +87,7 @@ function applyToRun(state: MutableStateSnapshot | null, command: Command, now: n
   if (typeof type !== 'string' || !(type in runHandlers || isStart(command))) {
     return rejectionOnly(command.replyTo, runId, { code: RejectionCode.UnknownCommand, message: `unknown command type ${String(type)}` });
   }
-  if (isStart(command)) return applyStart(state, command, now, config);
+  if (isStart(command)) return isUpdateWithStart(command) ? applyUpdateWithStart(state, command, now, config) : applyStart(state, command, now, config);
   if (state === null) {
     const message = `workflow ${command.namespace}/${command.workflowId} not found`;
     return rejectionOnly(command.replyTo, null, { code: RejectionCode.WorkflowNotFound, message });

@@ -12,6 +12,7 @@ import type { MutableStateSnapshot } from '../../topics/schemas/mutable-state-sn
 import { appendEvent, engineFailure, type Ctx } from './context.js';
 import { flushBuffered } from './delivery.js';
 import { cancelActivityIntentOf } from './activity-tasks.js';
+import { abortUpdatesInFlight } from './updates.js';
 
 /** How a run ended: its result, or why it has none. */
 export interface RunOutcome {
@@ -48,6 +49,7 @@ export function closeRun(ctx: Ctx, outcome: RunOutcome): void {
   state.closeResult = outcome.result;
   state.closeFailure = outcome.failure;
   for (const waiter of state.resultWaiters) ctx.replies.push(resultReply(state, waiter.replyTo.requestId));
+  abortUpdatesInFlight(ctx, outcome.status);
   state.resultWaiters = [];
   ctx.visibilityChanged = true;
 }

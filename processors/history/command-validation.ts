@@ -11,6 +11,7 @@ import { limitsFor } from './config.js';
 import type { Ctx } from './context.js';
 import { retryPolicyProblem } from './retry-policy.js';
 import { RejectionCode } from './transition.js';
+import { protocolMessageProblem, updateStagesOf, type UpdateStages } from './update-validation.js';
 
 /** Why a completion's commands cannot be applied. */
 export interface CommandProblem {
@@ -30,6 +31,8 @@ interface Scan {
   timerIds: Set<string>;
   /** Ids of timers that fired while the task ran (TimerFired buffered) and are not canceled yet. */
   firedTimerIds: Set<string>;
+  /** Stages of the updates in flight, moved on by the protocol messages seen so far. */
+  updateStages: UpdateStages;
 }
 
 type Validator<K extends WorkflowCommandType> = (ctx: Ctx, scan: Scan, command: Tagged<K, WorkflowCommandAttributesMap[K]>) => CommandProblem | null;
@@ -103,7 +106,10 @@ const validators: { [K in WorkflowCommandType]: Validator<K> } = {
       : !c.signalName ? problem('BadSignalWorkflowExecutionAttributes', 'signalName is required') : null,
   RequestCancelExternalWorkflowExecution: (_ctx, _scan, c) =>
     !c.workflowId ? problem('BadRequestCancelExternalWorkflowExecutionAttributes', 'workflowId is required') : null,
-  ProtocolMessage: later('BadUpdateWorkflowExecutionMessage', 'Workflow updates (ProtocolMessage)'),
+  ProtocolMessage: (_ctx, scan, c) => {
+    const found = protocolMessageProblem(scan.updateStages, c);
+    return found ? problem('BadUpdateWorkflowExecutionMessage', found) : null;
+  },
 };
 
 /** The commands that close the run, with the cause used when one is misplaced. */
@@ -131,6 +137,7 @@ export function validateCommands(ctx: Ctx, commands: readonly WorkflowCommand[])
     ]),
     timerIds: new Set(state.pendingTimers.map((t) => t.timerId)),
     firedTimerIds: new Set(buffered.flatMap((a) => (a.type === 'TimerFired' ? [a.timerId] : []))),
+    updateStages: updateStagesOf(state),
   };
   for (const [index, command] of commands.entries()) {
     const validate = validators[command.type] as Validator<WorkflowCommandType> | undefined;

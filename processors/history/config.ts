@@ -25,6 +25,10 @@ export interface HistoryLimits {
   readonly maxPendingActivities: number;
   /** Most signals a run accepts; more are refused (`MaximumSignalsPerExecution`). */
   readonly maxSignalsPerRun: number;
+  /** Most updates a run has in flight (admitted or accepted, not completed); more are refused (`MaxInFlightUpdates`). */
+  readonly maxInFlightUpdatesPerRun: number;
+  /** Most updates a run accepts in total; more are refused (`MaxTotalUpdates`). */
+  readonly maxUpdatesPerRun: number;
 }
 
 /** Engine settings of the history state machine. */
@@ -57,6 +61,8 @@ export const defaultHistoryLimits: HistoryLimits = Object.freeze({
   historySizeLimitBytes: 50 * MiB,
   maxPendingActivities: 2_000,
   maxSignalsPerRun: 10_000,
+  maxInFlightUpdatesPerRun: 10,
+  maxUpdatesPerRun: 2_000,
 });
 
 /** The defaults: Temporal's values where Temporal has one. */

@@ -12,6 +12,7 @@ import { requestCancelActivity } from './activity-lifecycle.js';
 import { initiateCancelExternal, initiateSignalExternal } from './external-requests.js';
 import { scheduleActivity } from './activity-tasks.js';
 import { cancelTimer, startTimer } from './user-timers.js';
+import { applyProtocolMessage } from './updates.js';
 
 /** The completion the commands came with. */
 interface Completion {
@@ -76,7 +77,7 @@ const appliers: { [K in WorkflowCommandType]: Apply<K> } = {
   StartChildWorkflowExecution: notSupported('StartChildWorkflowExecution'),
   SignalExternalWorkflowExecution: (ctx, done, c) => (initiateSignalExternal(ctx, c, done.completedEventId, done.identity), false),
   RequestCancelExternalWorkflowExecution: (ctx, done, c) => (initiateCancelExternal(ctx, c, done.completedEventId, done.identity), false),
-  ProtocolMessage: notSupported('ProtocolMessage'),
+  ProtocolMessage: (ctx, done, c) => (applyProtocolMessage(ctx, c, done.identity), false),
 };
 
 /**
