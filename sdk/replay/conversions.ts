@@ -11,6 +11,8 @@ import { failureInfoFromError } from '../workflow/failure-info.js';
 import { copyIntoRealm } from '../workflow/realm-copy.js';
 import { patchMarkerCommand } from './patch-markers.js';
 import { sideEffectMarkerCommand } from './side-effect-markers.js';
+import { updateProtocolCommand } from './update-messages.js';
+import type { UpdateRequestMessage } from '../../topics/schemas/workflow-task/index.js';
 
 /** `Failure.source` of failures raised by workflow code. */
 export const FAILURE_SOURCE = 'LogbookTypeScriptSDK';
@@ -82,6 +84,8 @@ export interface CommandContext {
   converter: DataConverter;
   /** The `ActivityTaskScheduled` event id of an activity, by sequence number. */
   scheduledEventIdOf(seq: number): number;
+  /** The request message of an update delivered to the run (live, or from its accepted event). */
+  updateOf(updateId: string): UpdateRequestMessage;
 }
 
 /** Turns a command the sandbox produced into the `WorkflowCommand` sent to the engine. */
@@ -130,6 +134,10 @@ export function toWorkflowCommand(command: SandboxCommand, context: CommandConte
       return { type: 'UpsertWorkflowSearchAttributes', searchAttributes: copyIntoRealm(command.searchAttributes) };
     case 'SetPatchMarker':
       return patchMarkerCommand({ patchId: String(command.patchId), deprecated: Boolean(command.deprecated) });
+    case 'UpdateAcceptance':
+    case 'UpdateRejection':
+    case 'UpdateResponse':
+      return updateProtocolCommand(command, context.updateOf(String(command.updateId)));
     case 'SideEffectMarker':
       return sideEffectMarkerCommand(command.seq, command.value as Payload);
     case 'ContinueAsNewWorkflowExecution':

@@ -11,7 +11,9 @@ import type { DataConverter } from '../../topics/payload/index.js';
 import type { ActivationJob, ActivityResolution, WorkflowTaskFacts } from '../workflow/bridge.js';
 import { FailureCode } from '../workflow/errors.js';
 import { commandMatchesEvent, describeCommand, describeEvent, isCommandEvent, isRecordedAsEvent } from './command-events.js';
-import { decodeOptional, decodePayloads, failureInfoFromFailure } from './conversions.js';
+import { decodeOptional, decodePayloads, failureInfoFromFailure, type CommandContext } from './conversions.js';
+import { isUpdateEvent, messageOfAccepted } from './update-messages.js';
+import type { UpdateRequestMessage } from '../../topics/schemas/workflow-task/index.js';
 import { EvictionRequiredError, HistoryShapeError, NonDeterminismError } from './errors.js';
 import { isPatchUpsert, patchOf } from './patch-markers.js';
 import { sideEffectOf } from './side-effect-markers.js';
@@ -27,7 +29,7 @@ export interface RunState {
     isReplaying: boolean,
     task: WorkflowTaskFacts,
     jobs: ActivationJob[],
-    scheduledEventIdOf: (seq: number) => number,
+    lookups: Omit<CommandContext, 'converter'>,
   ): WorkflowCommand[];
 }
 
@@ -48,6 +50,10 @@ export class HistoryApplier {
   #matching: { commands: WorkflowCommand[]; next: number } | null = null;
   /** The SDK markers of the task being completed, as jobs: replay gives them to the code before it runs. */
   #recordedMarkers: ActivationJob[] = [];
+  /** The updates the task being completed accepted, as jobs: replay delivers them after its other jobs. */
+  #recordedUpdates: ActivationJob[] = [];
+  /** Every update delivered to this run, by update id (the commands answering it name its request). */
+  readonly #updates = new Map<string, UpdateRequestMessage>();
   /** A deprecated patch marker was skipped: skip its search attribute upsert too. */
   #skipPatchUpsert = false;
   readonly #seqByScheduledEventId = new Map<number, number>();
@@ -66,16 +72,20 @@ export class HistoryApplier {
   /** Applies events in order; verifies the commands of every recorded workflow task. */
   applyAll(events: readonly HistoryEvent[]): void {
     for (const [index, event] of events.entries()) {
-      if (this.#matching !== null && !isCommandEvent(event)) this.#endMatching(event);
+      // Update events sit among a completion's command events but answer protocol messages, which match no event.
+      if (this.#matching !== null && !isCommandEvent(event) && !isUpdateEvent(event)) this.#endMatching(event);
       this.lastEventId = event.eventId;
-      if (event.attributes.type === 'WorkflowTaskCompleted') this.#recordedMarkers = this.#markersOfTask(events, index + 1);
+      if (event.attributes.type === 'WorkflowTaskCompleted') {
+        this.#recordedMarkers = this.#markersOfTask(events, index + 1);
+        this.#recordedUpdates = this.#updatesOfTask(events, index + 1);
+      }
       (this.#on[event.attributes.type] as (e: HistoryEvent) => void)(event);
     }
     this.#endMatching(null);
   }
 
-  /** Runs the workflow task left open by the events (live, not replaying) and returns its commands. */
-  runOpenTask(): WorkflowCommand[] {
+  /** Runs the workflow task left open by the events (live, not replaying), with its update messages, and returns its commands. */
+  runOpenTask(messages: readonly UpdateRequestMessage[] = []): WorkflowCommand[] {
     const scheduledEventId = this.#openTask;
     if (scheduledEventId === null) {
       throw new HistoryShapeError(`no workflow task is open after event ${this.lastEventId}: the events must end with the task's WorkflowTaskScheduled`);
@@ -83,9 +93,24 @@ export class HistoryApplier {
     // The same task again (a redelivered task record): the code already ran for it and must not
     // run twice; the engine deduplicates the repeated completion.
     if (this.#produced?.scheduledEventId === scheduledEventId) return this.#produced.commands;
+    for (const message of messages) {
+      this.#updates.set(message.protocolInstanceId, message);
+      this.#jobs.push(this.#updateJob(message, true));
+    }
     const commands = this.#activate(false);
     this.#produced = { scheduledEventId, commands };
     return commands;
+  }
+
+  readonly #updateOf = (updateId: string): UpdateRequestMessage => {
+    const message = this.#updates.get(updateId);
+    if (message === undefined) throw new HistoryShapeError(`the workflow answered update ${updateId}, which was never delivered to this run`);
+    return message;
+  };
+
+  #updateJob(message: UpdateRequestMessage, runValidator: boolean): ActivationJob {
+    const { updateId, name, args } = message.request;
+    return { type: 'update', updateId, name, args: decodePayloads(this.#run.converter, args), runValidator };
   }
 
   readonly #scheduledEventIdOf = (seq: number): number => {
@@ -97,7 +122,7 @@ export class HistoryApplier {
   #activate(isReplaying: boolean): WorkflowCommand[] {
     const jobs = this.#jobs;
     this.#jobs = [];
-    return this.#run.runActivation(this.#taskTime, isReplaying, this.#taskFacts, jobs, this.#scheduledEventIdOf);
+    return this.#run.runActivation(this.#taskTime, isReplaying, this.#taskFacts, jobs, { scheduledEventIdOf: this.#scheduledEventIdOf, updateOf: this.#updateOf });
   }
 
   #taskCompleted(event: HistoryEvent<'WorkflowTaskCompleted'>): void {
@@ -109,6 +134,7 @@ export class HistoryApplier {
       );
     }
     if (produced === null) this.#jobs.unshift(...this.#recordedMarkers);
+    if (produced === null) this.#jobs.push(...this.#recordedUpdates);
     const commands = produced?.commands ?? this.#activate(true);
     this.#matching = { commands, next: 0 };
     this.#openTask = null;
@@ -187,13 +213,26 @@ export class HistoryApplier {
   // The patch and side-effect markers among the command events that start at `from`, as jobs.
   #markersOfTask(events: readonly HistoryEvent[], from: number): ActivationJob[] {
     const jobs: ActivationJob[] = [];
-    for (let i = from; i < events.length && isCommandEvent(events[i]!); i++) {
+    for (let i = from; i < events.length && (isCommandEvent(events[i]!) || isUpdateEvent(events[i]!)); i++) {
       const a = events[i]!.attributes;
       if (a.type !== 'MarkerRecorded') continue;
       const patch = patchOf(events[i]!);
       if (patch !== null) jobs.push({ type: 'notifyHasPatch', patchId: patch.patchId });
       const sideEffect = sideEffectOf(a.markerName, a.details);
       if (sideEffect !== null) jobs.push({ type: 'resolveSideEffect', seq: sideEffect.seq, value: this.#run.converter.fromPayload(sideEffect.value) });
+    }
+    return jobs;
+  }
+
+  // The updates accepted among the command events that start at `from`, as jobs (validators skipped).
+  #updatesOfTask(events: readonly HistoryEvent[], from: number): ActivationJob[] {
+    const jobs: ActivationJob[] = [];
+    for (let i = from; i < events.length && (isCommandEvent(events[i]!) || isUpdateEvent(events[i]!)); i++) {
+      const event = events[i]!;
+      if (event.attributes.type !== 'WorkflowExecutionUpdateAccepted') continue;
+      const message = messageOfAccepted(event as HistoryEvent<'WorkflowExecutionUpdateAccepted'>);
+      this.#updates.set(message.protocolInstanceId, message);
+      jobs.push(this.#updateJob(message, false));
     }
     return jobs;
   }
@@ -277,9 +316,10 @@ export class HistoryApplier {
     // Closed from outside: no workflow code runs any more.
     WorkflowExecutionTerminated: this.#ignore,
     WorkflowExecutionTimedOut: this.#ignore,
-    // Not supported by this SDK yet (it never issues the commands that lead to them).
+    // Delivered with the task that accepted them (#updatesOfTask); the handler's result is not replayed, it is recomputed.
     WorkflowExecutionUpdateAccepted: this.#ignore,
     WorkflowExecutionUpdateCompleted: this.#ignore,
+    // Not supported by this SDK yet (it never issues the commands that lead to them).
     StartChildWorkflowExecutionFailed: this.#ignore,
     ChildWorkflowExecutionStarted: this.#ignore,
     ChildWorkflowExecutionCompleted: this.#ignore,

@@ -11,11 +11,12 @@ import type { WorkflowCommand } from '../../topics/schemas/command/v1-workflow-c
 import type { WorkflowTaskFailedCause } from '../../topics/schemas/common/v1-enums.js';
 import type { Failure } from '../../topics/schemas/common/v1-records.js';
 import type { HistoryEvent } from '../../topics/schemas/history-event/index.js';
+import type { UpdateRequestMessage } from '../../topics/schemas/workflow-task/index.js';
 import type { ActivationInput, HostBridge, LogLevel } from '../workflow/bridge.js';
 import type { WorkflowBundle } from '../workflow/bundle.js';
 import { DeadlockError, sharedAsyncLocalStorage, WorkflowSandbox } from '../workflow/sandbox.js';
 import { QueryFailureCode } from '../workflow/queries.js';
-import { decodePayloads, FAILURE_SOURCE, failureFromInfo, toHostValue, toWorkflowCommand } from './conversions.js';
+import { decodePayloads, FAILURE_SOURCE, failureFromInfo, toHostValue, toWorkflowCommand, type CommandContext } from './conversions.js';
 import { EvictionRequiredError, HistoryShapeError, NonDeterminismError, WorkflowTaskFailedError, type WorkflowTaskFailureCause } from './errors.js';
 import { HistoryApplier, type RunState } from './history-applier.js';
 
@@ -86,7 +87,7 @@ export class WorkflowRun {
       identity: this.identity,
       converter: this.converter,
       startSandbox: (started) => this.#startSandbox(started),
-      runActivation: (timeMs, isReplaying, task, jobs, scheduledEventIdOf) => this.#runActivation({ timeMs, isReplaying, task, jobs }, scheduledEventIdOf),
+      runActivation: (timeMs, isReplaying, task, jobs, lookups) => this.#runActivation({ timeMs, isReplaying, task, jobs }, lookups),
     };
     this.#history = new HistoryApplier(state);
   }
@@ -103,7 +104,8 @@ export class WorkflowRun {
 
   /**
    * Applies the events this run has not seen (on a cache miss: the full history from event 1),
-   * then runs the workflow task that is open at the end of them.
+   * then runs the workflow task that is open at the end of them, delivering the task's update
+   * `messages` after the events' jobs.
    *
    * @returns `completed` with the commands to send, or `failed` (non-determinism, a code error, a
    *   deadlock, an unknown workflow type): after `failed` the run must be evicted
@@ -111,11 +113,11 @@ export class WorkflowRun {
    *   `lastEventId`, a task it completed was failed or timed out by the engine, or a previous
    *   failure): evict it and replay the full history on a new run
    */
-  activate(newEvents: readonly HistoryEvent[]): WorkflowTaskResult {
+  activate(newEvents: readonly HistoryEvent[], messages: readonly UpdateRequestMessage[] = []): WorkflowTaskResult {
     this.#assertUsable(newEvents);
     try {
       this.#history.applyAll(newEvents);
-      const commands = this.#history.runOpenTask();
+      const commands = this.#history.runOpenTask(messages);
       return { type: 'completed', commands };
     } catch (err) {
       return this.#failedResult(err);
@@ -194,7 +196,7 @@ export class WorkflowRun {
     }
   }
 
-  #runActivation(input: ActivationInput, scheduledEventIdOf: (seq: number) => number): WorkflowCommand[] {
+  #runActivation(input: ActivationInput, lookups: Omit<CommandContext, 'converter'>): WorkflowCommand[] {
     if (this.#sandbox === null) {
       throw new HistoryShapeError('a workflow task came before WorkflowExecutionStarted: give the history from event 1');
     }
@@ -204,7 +206,7 @@ export class WorkflowRun {
       const cause = failure.code === 'UnknownWorkflowType' ? 'UnknownWorkflowType' : 'WorkflowCodeError';
       throw new WorkflowTaskFailedError(cause, `workflow code failed the task: ${failure.code}: ${failure.message}`, failure);
     }
-    const context = { converter: this.converter, scheduledEventIdOf };
+    const context = { converter: this.converter, ...lookups };
     // Array.from, not .map: the sandbox's array would give a result from the sandbox's realm.
     return Array.from(output.commands, (command) => toWorkflowCommand(command, context));
   }

@@ -107,7 +107,18 @@ export type ActivationJob =
   /** Replay only: the task being replayed recorded this patch marker, so `patched(patchId)` is true. */
   | { type: 'notifyHasPatch'; patchId: string }
   /** Replay only: the value `sideEffect` number `seq` recorded in the task being replayed (decoded). */
-  | { type: 'resolveSideEffect'; seq: number; value: unknown };
+  | { type: 'resolveSideEffect'; seq: number; value: unknown }
+  /** An update (see `updates.ts`); the validator runs only for a live delivery, not for one replayed from its accepted event. */
+  | UpdateJob;
+
+/** An update delivered to the run: its arguments decoded. */
+export interface UpdateJob {
+  type: 'update';
+  updateId: string;
+  name: string;
+  args: unknown[];
+  runValidator: boolean;
+}
 
 /** Input of one activation: the workflow's "now", the task's history facts and the jobs, in history order. */
 export interface ActivationInput {
@@ -154,6 +165,10 @@ export type SandboxCommand =
   | { type: 'UpsertWorkflowSearchAttributes'; searchAttributes: SearchAttributes }
   /** `patched` / `deprecatePatch`: the host records it as the SDK's patch marker. */
   | { type: 'SetPatchMarker'; patchId: string; deprecated: boolean }
+  /** Update protocol messages (see `updates.ts`); `result` is an encoded payload. */
+  | { type: 'UpdateAcceptance'; updateId: string }
+  | { type: 'UpdateRejection'; updateId: string; failure: FailureInfo }
+  | { type: 'UpdateResponse'; updateId: string; result: unknown; failure: FailureInfo | null }
   /** `sideEffect` number `seq` (1, 2, …); `value` is an encoded payload. */
   | { type: 'SideEffectMarker'; seq: number; value: unknown }
   /** `args` are encoded payloads; null timeouts and task queue = the current run's. */
