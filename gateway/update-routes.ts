@@ -17,6 +17,8 @@ import { LogbookError } from '../topics/errors.js';
 import type { UpdateWorkflowExecutionLifecycleStage } from '../topics/schemas/common/v1-enums.js';
 import { sendUpdate, sendUpdateWithStart, type UpdateAnswer } from '../sdk/client/update-sender.js';
 import type { StartOptions } from '../sdk/client/start-options.js';
+import { UPDATE_OUTCOME_IN_HISTORY } from '../processors/history/updates.js';
+import type { Reply } from '../topics/schemas/reply/index.js';
 import { durationToMs } from '../sdk/workflow/duration.js';
 import type { Engine } from './engine.js';
 import { HttpError, optionalArray, requireString } from './http-errors.js';
@@ -34,7 +36,7 @@ export function updateRoutes(engine: Engine): Router {
       ...target(req), name: requireString(req.params.updateName, 'updateName'), args: optionalArray(body.args, 'args'),
       ...(typeof body.runId === 'string' ? { runId: body.runId } : {}), ...callOptions(body),
     });
-    respond(engine, res, String(req.params.workflowId), answer);
+    await respond(engine, res, target(req), answer);
   });
   router.post(`${API}/update-with-start/:updateName`, async (req, res) => {
     const body = bodyOf(req);
@@ -46,7 +48,7 @@ export function updateRoutes(engine: Engine): Router {
     };
     const call = { name: requireString(req.params.updateName, 'updateName'), args: optionalArray(body.updateArgs, 'updateArgs'), ...callOptions(body) };
     const answer = await badInput(() => sendUpdateWithStart(engine.client, start, call));
-    respond(engine, res, workflowId, answer);
+    await respond(engine, res, { namespace, workflowId }, answer);
   });
   router.get(`${API}/updates/:updateId`, async (req, res) => {
     const query = req.query as Record<string, unknown>;
@@ -54,7 +56,7 @@ export function updateRoutes(engine: Engine): Router {
       ...target(req), name: '', updateId: requireString(req.params.updateId, 'updateId'),
       ...(typeof query.runId === 'string' ? { runId: query.runId } : {}), ...callOptions({ timeout: query.timeout }),
     });
-    respond(engine, res, String(req.params.workflowId), answer);
+    await respond(engine, res, target(req), answer);
   });
   return router;
 }
@@ -80,7 +82,26 @@ function callOptions(body: Record<string, unknown>): { updateId?: string; waitFo
   return options;
 }
 
-function respond(engine: Engine, res: Response, workflowId: string, { updateId, reply }: UpdateAnswer): void {
+/**
+ * The reply with the outcome read from history when the run's state no longer keeps it (a repeated
+ * update id of an old or large outcome, see `processors/history/update-registry.ts`).
+ */
+async function withOutcomeFromHistory(engine: Engine, namespace: string, workflowId: string, reply: Reply): Promise<Reply> {
+  const failure = reply.failure;
+  if (reply.kind !== 'UpdateResult' || failure?.code !== UPDATE_OUTCOME_IN_HISTORY || !failure.details || !reply.runId) return reply;
+  const { completedEventId } = JSON.parse(failure.details.data.toString('utf8')) as { completedEventId: number };
+  const events = await engine.history(namespace, workflowId, reply.runId, { untilEventId: completedEventId });
+  const event = events.find((e) => e.eventId === completedEventId);
+  if (event?.attributes.type !== 'WorkflowExecutionUpdateCompleted') {
+    throw new LogbookError('HISTORY_MISMATCH', `event ${completedEventId} of run ${reply.runId} is not the WorkflowExecutionUpdateCompleted the run points at`);
+  }
+  return { ...reply, payload: event.attributes.result, failure: event.attributes.failure };
+}
+
+async function respond(engine: Engine, res: Response, run: { namespace: string; workflowId: string }, answer: UpdateAnswer): Promise<void> {
+  const { updateId } = answer;
+  const { workflowId } = run;
+  const reply = await withOutcomeFromHistory(engine, run.namespace, workflowId, answer.reply);
   const base = { workflowId, runId: reply.runId, updateId };
   if (reply.kind === 'Error') throw new LogbookError(reply.failure?.code ?? 'ENGINE_ERROR', reply.failure?.message ?? 'the engine refused the update');
   if (reply.kind === 'Accepted') {

@@ -117,6 +117,28 @@ describe('workflow updates', () => {
     assert.equal(replyOf(d, 'r4')?.failure?.code, 'OutOfStock', 'a failed update is answered with the same failure again');
   });
 
+  it('keeps small outcomes of the latest updates only; a repeated id of another is told which event holds its outcome', () => {
+    const d = idleRun();
+    update(d, 'big', 'r-big');
+    d.completeWorkflowTask([accept('big'), respond('big', 'x'.repeat(5000))]);
+    const bigCompleted = d.events.at(-1)!;
+    update(d, 'big', 'r-big-again');
+    const again = replyOf(d, 'r-big-again');
+    assert.equal(again?.failure?.code, 'UpdateOutcomeInHistory');
+    assert.deepEqual(JSON.parse(again!.failure!.details!.data.toString()), { completedEventId: bigCompleted.eventId });
+    for (let i = 0; i < 50; i++) {
+      update(d, `u${i}`, `r${i}`);
+      d.completeWorkflowTask([accept(`u${i}`), respond(`u${i}`, i)]);
+    }
+    update(d, 'u0', 'r0-again');
+    assert.equal(replyOf(d, 'r0-again')?.failure, null, 'the 50 latest outcomes are kept');
+    update(d, `u50`, 'r50');
+    d.completeWorkflowTask([accept('u50'), respond('u50', 50)]);
+    update(d, 'u0', 'r0-late');
+    assert.equal(replyOf(d, 'r0-late')?.failure?.code, 'UpdateOutcomeInHistory', 'older outcomes are read from history');
+    assert.equal(d.state!.pendingUpdates.length, 52, 'every completed update keeps a record, for deduplication and the total limit');
+  });
+
   it('an update admitted while a task is in flight is delivered by a task after it completes', () => {
     const d = new HistoryDriver();
     d.start();

@@ -28,7 +28,9 @@ import { RejectionCode } from './transition.js';
 import {
   acceptedUpdateCount,
   admittedUpdates,
+  completedEventIdOf,
   completedRecord,
+  forgetOldOutcomes,
   entriesOf,
   inFlightUpdates,
   isCompletedRecord,
@@ -41,6 +43,12 @@ import { awaitingStartDelay, dispatchWorkflowTask, scheduleWorkflowTask, workflo
 export const UPDATE_REJECTED = 'UpdateRejected';
 /** Rejection code of a poll (an update request without a name) for an update id the run does not know. */
 export const UPDATE_NOT_FOUND = 'UpdateNotFound';
+/**
+ * Failure code of the answer to a repeated update id whose outcome the state no longer keeps: the
+ * failure's details (JSON) name the WorkflowExecutionUpdateCompleted event to read it from; the
+ * gateway does so before answering.
+ */
+export const UPDATE_OUTCOME_IN_HISTORY = 'UpdateOutcomeInHistory';
 
 type ProtocolMessageCommand = Tagged<'ProtocolMessage', WorkflowCommandAttributesMap['ProtocolMessage']>;
 
@@ -82,10 +90,20 @@ export function requestTaskForUpdates(ctx: Ctx): void {
   dispatchWorkflowTask(ctx);
 }
 
-/** Answers a caller of an update that already completed, with the recorded outcome. */
+/** Answers a caller of an update that already completed, with the recorded outcome (or where history has it). */
 function answerCompleted(ctx: Ctx, record: PendingUpdateInfo): void {
   const replyTo = ctx.command?.replyTo;
-  if (replyTo) ctx.replies.push(outcomeReply(replyTo, ctx.state.executionInfo.runId, outcomeOf(record)));
+  if (!replyTo) return;
+  const runId = ctx.state.executionInfo.runId;
+  const outcome = outcomeOf(record);
+  if (outcome) {
+    ctx.replies.push(outcomeReply(replyTo, runId, outcome));
+    return;
+  }
+  const eventId = completedEventIdOf(record);
+  const details = { metadata: { encoding: Buffer.from('json/plain') }, data: Buffer.from(JSON.stringify({ completedEventId: eventId }), 'utf8') };
+  const failure = engineFailure(UPDATE_OUTCOME_IN_HISTORY, `update ${record.request.updateId} completed in event ${eventId} of run ${runId}; read its outcome there`, details);
+  ctx.replies.push(reply(replyTo, runId, { kind: 'UpdateResult', payload: null, failure }));
 }
 
 /** A caller of an update in flight: answered now if it waits for Accepted and the update is, else it waits too. */
@@ -176,10 +194,11 @@ function completeUpdate(ctx: Ctx, updateId: string, outcome: UpdateOutcome, iden
   const state = ctx.state;
   const entries = entriesOf(state, updateId);
   const first = entries[0]!;
-  appendEvent(ctx, { type: 'WorkflowExecutionUpdateCompleted', updateId, acceptedEventId: first.acceptedEventId!, identity, result: outcome.result, failure: outcome.failure });
+  const completed = appendEvent(ctx, { type: 'WorkflowExecutionUpdateCompleted', updateId, acceptedEventId: first.acceptedEventId!, identity, result: outcome.result, failure: outcome.failure });
   for (const entry of entries) if (entry.replyTo) ctx.replies.push(outcomeReply(entry.replyTo, state.executionInfo.runId, outcome));
-  const record = completedRecord(first, outcome);
+  const record = completedRecord(first, outcome, completed.eventId);
   state.pendingUpdates = [...state.pendingUpdates.filter((u) => u.request.updateId !== updateId), record];
+  forgetOldOutcomes(state);
 }
 
 /** Applies one validated protocol message of a completion (see the module comment). */

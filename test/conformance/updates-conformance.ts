@@ -105,6 +105,9 @@ export function updatesConformance(backend: 'kafka' | 'embedded'): void {
     const events = (await historyTypes(handle)).length;
     assert.equal(await handle.executeUpdate('checkout', { args: ['HALF'], updateId: 'checkout-1' }), 0, 'deduplicated by update id');
     assert.equal((await historyTypes(handle)).length, events, 'a repeated update id writes nothing');
+    const big = 'x'.repeat(20_000);
+    assert.equal(await handle.executeUpdate('echo', { args: [big], updateId: 'echo-1' }), big);
+    assert.equal(await handle.executeUpdate('echo', { args: ['other'], updateId: 'echo-1' }), big, 'a large outcome, not kept in the run state, is read back from history');
     await closeAndResult(handle);
     const late = await handle.executeUpdate('addItem', { args: ['late'] }).catch((e: unknown) => e);
     assert.ok(late instanceof WorkflowClientError && late.status === 409 && late.code === 'WorkflowClosed', String(late));

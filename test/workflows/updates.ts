@@ -10,6 +10,8 @@ import type * as activities from './update-activities.js';
 export const addItem = defineUpdate<number, [item: string]>('addItem');
 export const checkout = defineUpdate<number, [coupon: string]>('checkout');
 export const close = defineSignal('close');
+/** Answers with its argument, whatever its size. */
+export const echo = defineUpdate<string, [text: string]>('echo');
 
 const { priceWithCoupon } = proxyActivities<typeof activities>({ startToCloseTimeout: '10s' });
 
@@ -32,6 +34,7 @@ export async function cart(): Promise<string[]> {
   );
   setHandler(checkout, async (coupon) => priceWithCoupon(items.length, coupon));
   setHandler(close, () => void (closed = true));
+  setHandler(echo, (text) => text);
   await condition(() => closed);
   return items;
 }
