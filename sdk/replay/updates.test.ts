@@ -49,7 +49,17 @@ test('a validator that throws and an update without a handler are rejected with 
   const [invalid, unknown] = commands.map((c) => (c.type === 'ProtocolMessage' && c.body.type === 'UpdateRejection' ? c.body.failure : null));
   assert.match(invalid!.message, /an item needs a name/);
   assert.equal(unknown!.code, 'UnknownUpdate');
-  assert.match(unknown!.message, /no handler for update 'removeItem'; known updates: addItem, checkout, echo$/);
+  assert.match(unknown!.message, /no handler for update 'removeItem'; known updates: addItem, checkout, echo, sneaky$/);
+});
+
+test('a validator runs read-only: drawing a random number rejects the update and leaves the run untouched', async () => {
+  const { h, run } = await openCart();
+  h.scheduleTask();
+  const commands = commandsOf(run.activate(h.since(run.lastEventId), [message('u1', 'sneaky')]));
+  assert.deepEqual(bodies(commands), ['UpdateRejection:u1']);
+  const rejection = commands[0]!;
+  assert.ok(rejection.type === 'ProtocolMessage' && rejection.body.type === 'UpdateRejection');
+  assert.match(rejection.body.failure.message, /tried to draw a random number/);
 });
 
 test('replay delivers accepted updates from their events, skipping the validator, and the run keeps their effect', async () => {

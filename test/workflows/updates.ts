@@ -4,12 +4,14 @@
  * and the `close` signal ends the run with the items it holds.
  * @module
  */
-import { ApplicationFailure, condition, defineSignal, defineUpdate, proxyActivities, setHandler } from '../../sdk/workflow/index.js';
+import { ApplicationFailure, condition, defineSignal, defineUpdate, proxyActivities, setHandler, uuid4 } from '../../sdk/workflow/index.js';
 import type * as activities from './update-activities.js';
 
 export const addItem = defineUpdate<number, [item: string]>('addItem');
 export const checkout = defineUpdate<number, [coupon: string]>('checkout');
 export const close = defineSignal('close');
+/** Its validator breaks the rules (draws a random number), so it is always rejected. */
+export const sneaky = defineUpdate<string>('sneaky');
 /** Answers with its argument, whatever its size. */
 export const echo = defineUpdate<string, [text: string]>('echo');
 
@@ -35,6 +37,11 @@ export async function cart(): Promise<string[]> {
   setHandler(checkout, async (coupon) => priceWithCoupon(items.length, coupon));
   setHandler(close, () => void (closed = true));
   setHandler(echo, (text) => text);
+  setHandler(sneaky, () => uuid4(), {
+    validator: () => {
+      uuid4();
+    },
+  });
   await condition(() => closed);
   return items;
 }
