@@ -1,7 +1,7 @@
 /**
  * Closing a run: by a workflow command (complete, fail, cancel), by termination or by a run /
  * execution timeout. Whatever was pending is dropped, claimed activities are told to stop, and
- * every caller waiting for the result is answered.
+ * every caller waiting for the result is answered (callers of updates in flight with an error).
  * @module
  */
 import type { WorkflowExecutionStatus } from '../../topics/schemas/common/v1-enums.js';
@@ -49,8 +49,8 @@ export function closeRun(ctx: Ctx, outcome: RunOutcome): void {
   state.closeResult = outcome.result;
   state.closeFailure = outcome.failure;
   for (const waiter of state.resultWaiters) ctx.replies.push(resultReply(state, waiter.replyTo.requestId));
-  abortUpdatesInFlight(ctx, outcome.status);
   state.resultWaiters = [];
+  abortUpdatesInFlight(ctx, outcome.status);
   ctx.visibilityChanged = true;
 }
 
