@@ -139,6 +139,15 @@ describe('workflow updates', () => {
     assert.equal(d.state!.pendingUpdates.length, 52, 'every completed update keeps a record, for deduplication and the total limit');
   });
 
+  it('keeps at most 20 callers of one update in flight, forgetting the oldest', () => {
+    const d = idleRun();
+    for (let i = 0; i < 25; i++) update(d, 'u1', `r${i}`);
+    assert.equal(d.state!.pendingUpdates.length, 20);
+    d.completeWorkflowTask([accept('u1'), respond('u1', 'ok')]);
+    const answered = d.last!.replies.map((r) => r.requestId);
+    assert.deepEqual(answered, Array.from({ length: 20 }, (_, i) => `r${i + 5}`));
+  });
+
   it('an update admitted while a task is in flight is delivered by a task after it completes', () => {
     const d = new HistoryDriver();
     d.start();

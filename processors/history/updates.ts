@@ -106,7 +106,13 @@ function answerCompleted(ctx: Ctx, record: PendingUpdateInfo): void {
   ctx.replies.push(reply(replyTo, runId, { kind: 'UpdateResult', payload: null, failure }));
 }
 
-/** A caller of an update in flight: answered now if it waits for Accepted and the update is, else it waits too. */
+/** Callers kept per update in flight: a client that polls an update and times out again and again must not grow the state. */
+export const MAX_CALLERS_PER_UPDATE = 20;
+
+/**
+ * A caller of an update in flight: answered now if it waits for Accepted and the update is, else it
+ * waits too (the oldest caller is forgotten beyond {@link MAX_CALLERS_PER_UPDATE}; it has likely given up).
+ */
 function joinInFlight(ctx: Ctx, entry: PendingUpdateInfo, waitForStage: PendingUpdateInfo['waitForStage']): void {
   const replyTo = ctx.command?.replyTo ?? null;
   if (replyTo === null) return;
@@ -114,7 +120,10 @@ function joinInFlight(ctx: Ctx, entry: PendingUpdateInfo, waitForStage: PendingU
     ctx.replies.push(reply(replyTo, ctx.state.executionInfo.runId, { kind: 'Accepted', payload: null, failure: null }));
     return;
   }
-  ctx.state.pendingUpdates.push({ ...entry, waitForStage, replyTo });
+  const state = ctx.state;
+  state.pendingUpdates.push({ ...entry, waitForStage, replyTo });
+  const callers = entriesOf(state, entry.request.updateId);
+  if (callers.length > MAX_CALLERS_PER_UPDATE) state.pendingUpdates.splice(state.pendingUpdates.indexOf(callers[0]!), 1);
 }
 
 function refuseOverLimits(ctx: Ctx, updateId: string): boolean {
