@@ -32,6 +32,9 @@ const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   UnknownQuery: 400,
   QueryFailed: 400,
   QUERY_TIMEOUT: 504,
+  // Updates (gateway/update-routes.ts): the validator's rejection, a wait for an update the run does not know.
+  UpdateRejected: 400,
+  UpdateNotFound: 404,
   RECORD_TOO_LARGE: 413,
   PAYLOAD_UNSERIALIZABLE_VALUE: 400,
   // Namespaces (processors/namespaces).

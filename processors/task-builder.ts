@@ -53,7 +53,7 @@ export class TaskBuilder {
         const events: HistoryEvent[] = [];
         for (let id = Math.max(1, intent.fromEventId - 2); id <= intent.lastEventId; id++) events.push(await this.event(key, intent.runId, id, pending));
         const { type: _type, fromEventId: _from, ...task } = intent;
-        const value = await serde.encode(workflowTaskCodec, { ...task, events, messages: [], queries: [] }, topics.workflow);
+        const value = await serde.encode(workflowTaskCodec, { ...task, events, queries: [] }, topics.workflow);
         return { topic: topics.workflow, key, value };
       }
       case 'ActivityTask': {

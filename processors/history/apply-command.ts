@@ -6,7 +6,7 @@
 import type { Command, CommandBodyOf, CommandType } from '../../topics/schemas/command/index.js';
 import type { MutableStateSnapshot } from '../../topics/schemas/mutable-state-snapshot/index.js';
 import { defaultHistoryConfig, type HistoryConfig } from './config.js';
-import { openContext, reject, rejectionOnly, type Ctx } from './context.js';
+import { openContext, rejectionOnly, type Ctx } from './context.js';
 import { finishWithinLimits } from './history-limits.js';
 import {
   activityTaskCanceled,
@@ -24,19 +24,20 @@ import { applyStart, type StartCommand } from './start.js';
 import { RejectionCode, type Transition } from './transition.js';
 import { workflowTaskFailed, workflowTaskStarted } from './workflow-task-attempts.js';
 import { workflowTaskCompleted } from './workflow-task-completion.js';
+import { updateWorkflow } from './updates.js';
+import { applyUpdateWithStart, isUpdateWithStart } from './update-with-start.js';
 
 type StartType = 'StartWorkflowExecution' | 'SignalWithStartWorkflowExecution';
 type RunCommandType = Exclude<CommandType, StartType>;
 type Handler<K extends RunCommandType> = (ctx: Ctx, body: CommandBodyOf<K>) => void;
 
-const later = (what: string) => (ctx: Ctx) => reject(ctx, RejectionCode.NotSupportedYet, `${what} are not supported yet (planned: issue 5)`);
 
 /** Handlers of every command addressed to an existing run. */
 const runHandlers: { [K in RunCommandType]: Handler<K> } = {
   SignalWorkflowExecution: signalWorkflow,
   RequestCancelWorkflowExecution: requestCancelWorkflow,
   TerminateWorkflowExecution: terminateWorkflow,
-  UpdateWorkflowExecution: later('workflow updates'),
+  UpdateWorkflowExecution: updateWorkflow,
   AwaitWorkflowExecutionResult: awaitResult,
   WorkflowTaskStarted: workflowTaskStarted,
   WorkflowTaskCompleted: workflowTaskCompleted,
@@ -89,7 +90,7 @@ function applyToRun(state: MutableStateSnapshot | null, command: Command, now: n
   if (typeof type !== 'string' || !(type in runHandlers || isStart(command))) {
     return rejectionOnly(command.replyTo, runId, { code: RejectionCode.UnknownCommand, message: `unknown command type ${String(type)}` });
   }
-  if (isStart(command)) return applyStart(state, command, now, config);
+  if (isStart(command)) return isUpdateWithStart(command) ? applyUpdateWithStart(state, command, now, config) : applyStart(state, command, now, config);
   if (state === null) {
     const message = `workflow ${command.namespace}/${command.workflowId} not found`;
     return rejectionOnly(command.replyTo, null, { code: RejectionCode.WorkflowNotFound, message });

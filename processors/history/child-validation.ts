@@ -8,8 +8,8 @@ import type { WorkflowCommandAttributesMap } from '../../topics/schemas/command/
 import { limitsFor } from './config.js';
 import type { Ctx } from './context.js';
 import type { CommandProblem } from './command-validation.js';
+import { cronExpressionProblem } from './cron-runs.js';
 import { retryPolicyProblem } from './retry-policy.js';
-import { RejectionCode } from './transition.js';
 
 /** Failure code of a completion that would pass the pending-children limit (Temporal's cause name). */
 export const PENDING_CHILD_WORKFLOWS_LIMIT_EXCEEDED = 'PendingChildWorkflowsLimitExceeded';
@@ -25,9 +25,8 @@ export function startChildProblem(
   if (!c.workflowId || !c.workflowType) return bad(`${name}: workflowId and workflowType are required`);
   if (c.taskQueue === '') return bad(`${name}: taskQueue must not be empty (null = the parent's)`);
   if (negative(c.workflowExecutionTimeoutMs, c.workflowRunTimeoutMs, c.workflowTaskTimeoutMs)) return bad(`${name}: timeouts must not be negative`);
-  if (c.cronSchedule) {
-    return { cause: 'BadStartChildExecutionAttributes', code: RejectionCode.NotSupportedYet, message: `${name}: cron schedules are not supported yet (planned: issue 5)` };
-  }
+  const cron = cronExpressionProblem(c.cronSchedule);
+  if (cron) return bad(`${name}: cronSchedule: ${cron}`);
   const policy = retryPolicyProblem(c.retryPolicy);
   if (policy) return bad(`${name}: invalid retry policy: ${policy}`);
   const limit = limitsFor(ctx.config, ctx.state.executionInfo.namespace).maxPendingChildWorkflows;

@@ -60,7 +60,7 @@ export function initiateChild(
     type: 'StartWorkflowExecution', runId: childRunIdOf(info.runId, event.eventId), workflowType: c.workflowType, taskQueue,
     input: c.input, identity, workflowIdConflictPolicy: 'Fail', workflowIdReusePolicy: c.workflowIdReusePolicy,
     workflowExecutionTimeoutMs: c.workflowExecutionTimeoutMs, workflowRunTimeoutMs: c.workflowRunTimeoutMs,
-    workflowTaskTimeoutMs: c.workflowTaskTimeoutMs, retryPolicy: c.retryPolicy, cronSchedule: null, workflowStartDelayMs: null,
+    workflowTaskTimeoutMs: c.workflowTaskTimeoutMs, retryPolicy: c.retryPolicy, cronSchedule: c.cronSchedule, workflowStartDelayMs: null,
     memo: c.memo, searchAttributes: c.searchAttributes, header: c.header,
     parent: { namespace: info.namespace, workflowId: info.workflowId, runId: info.runId, initiatedEventId: event.eventId },
   }));

@@ -1,7 +1,7 @@
 /**
  * Closing a run: by a workflow command (complete, fail, cancel), by termination or by a run /
  * execution timeout. Whatever was pending is dropped, claimed activities are told to stop, and
- * every caller waiting for the result is answered.
+ * every caller waiting for the result is answered (callers of updates in flight with an error).
  * @module
  */
 import type { RetryState, WorkflowExecutionStatus } from '../../topics/schemas/common/v1-enums.js';
@@ -14,6 +14,7 @@ import { flushBuffered } from './delivery.js';
 import { cancelActivityIntentOf } from './activity-tasks.js';
 import { notifyParentOfClose } from './child-answers.js';
 import { applyParentClosePolicies, PARENT_CLOSE_POLICY_IDENTITY } from './child-workflows.js';
+import { abortUpdatesInFlight } from './updates.js';
 
 /** How a run ended: its result, or why it has none. */
 export interface RunOutcome {
@@ -52,6 +53,7 @@ export function closeRun(ctx: Ctx, outcome: RunOutcome): void {
   state.closeFailure = outcome.failure;
   for (const waiter of state.resultWaiters) ctx.replies.push(resultReply(state, waiter.replyTo.requestId));
   state.resultWaiters = [];
+  abortUpdatesInFlight(ctx, outcome.status);
   ctx.visibilityChanged = true;
   applyParentClosePolicies(ctx, `closed ${outcome.status}`, PARENT_CLOSE_POLICY_IDENTITY);
   notifyParentOfClose(ctx, outcome);

@@ -11,12 +11,12 @@ import { limitsFor } from './config.js';
 import type { Ctx } from './context.js';
 import { retryPolicyProblem } from './retry-policy.js';
 import { startChildProblem } from './child-validation.js';
-import { RejectionCode } from './transition.js';
+import { protocolMessageProblem, updateStagesOf, type UpdateStages } from './update-validation.js';
 
 /** Why a completion's commands cannot be applied. */
 export interface CommandProblem {
   cause: WorkflowTaskFailedCause;
-  /** The failure code recorded in WorkflowTaskFailed (the cause, or NotSupportedYet). */
+  /** The failure code recorded in WorkflowTaskFailed (the cause, or a more precise code such as `PendingActivitiesLimitExceeded`). */
   code: string;
   message: string;
 }
@@ -33,14 +33,13 @@ interface Scan {
   firedTimerIds: Set<string>;
   /** Children pending or started by earlier commands of the completion. */
   pendingChildren: number;
+  /** Stages of the updates in flight, moved on by the protocol messages seen so far. */
+  updateStages: UpdateStages;
 }
 
 type Validator<K extends WorkflowCommandType> = (ctx: Ctx, scan: Scan, command: Tagged<K, WorkflowCommandAttributesMap[K]>) => CommandProblem | null;
 
 const problem = (cause: WorkflowTaskFailedCause, message: string): CommandProblem => ({ cause, code: cause, message });
-const later = (cause: WorkflowTaskFailedCause, what: string): Validator<WorkflowCommandType> => () => ({
-  cause, code: RejectionCode.NotSupportedYet, message: `${what} is not supported yet (planned: issue 5)`,
-});
 const negative = (...values: (number | null)[]): boolean => values.some((v) => v !== null && v < 0);
 
 const scheduleActivity: Validator<'ScheduleActivityTask'> = (ctx, scan, c) => {
@@ -110,7 +109,10 @@ const validators: { [K in WorkflowCommandType]: Validator<K> } = {
       : !c.signalName ? problem('BadSignalWorkflowExecutionAttributes', 'signalName is required') : null,
   RequestCancelExternalWorkflowExecution: (_ctx, _scan, c) =>
     !c.workflowId ? problem('BadRequestCancelExternalWorkflowExecutionAttributes', 'workflowId is required') : null,
-  ProtocolMessage: later('BadUpdateWorkflowExecutionMessage', 'Workflow updates (ProtocolMessage)'),
+  ProtocolMessage: (_ctx, scan, c) => {
+    const found = protocolMessageProblem(scan.updateStages, c);
+    return found ? problem('BadUpdateWorkflowExecutionMessage', found) : null;
+  },
 };
 
 /** The commands that close the run, with the cause used when one is misplaced. */
@@ -139,6 +141,7 @@ export function validateCommands(ctx: Ctx, commands: readonly WorkflowCommand[])
     timerIds: new Set(state.pendingTimers.map((t) => t.timerId)),
     firedTimerIds: new Set(buffered.flatMap((a) => (a.type === 'TimerFired' ? [a.timerId] : []))),
     pendingChildren: state.pendingChildren.length,
+    updateStages: updateStagesOf(state),
   };
   for (const [index, command] of commands.entries()) {
     const validate = validators[command.type] as Validator<WorkflowCommandType> | undefined;

@@ -31,6 +31,10 @@ export interface HistoryLimits {
   readonly maxPayloadBytes: number;
   /** Most child workflows a run may have pending; more fail the workflow task (`NumPendingChildExecutionsLimitError`). */
   readonly maxPendingChildWorkflows: number;
+  /** Most updates a run has in flight (admitted or accepted, not completed); more are refused (`MaxInFlightUpdates`). */
+  readonly maxInFlightUpdatesPerRun: number;
+  /** Most updates a run accepts in total; more are refused (`MaxTotalUpdates`). */
+  readonly maxUpdatesPerRun: number;
 }
 
 /** Engine settings of the history state machine. */
@@ -73,6 +77,8 @@ export const defaultHistoryLimits: HistoryLimits = Object.freeze({
   maxWorkflowTasksPerSecond: 200,
   maxPayloadBytes: 2 * MiB,
   maxPendingChildWorkflows: 2_000,
+  maxInFlightUpdatesPerRun: 10,
+  maxUpdatesPerRun: 2_000,
 });
 
 /** The defaults: Temporal's values where Temporal has one. */

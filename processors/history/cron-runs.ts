@@ -18,8 +18,14 @@ import { handOverToNewRun } from './run-handover.js';
 export function cronScheduleProblem(start: StartWorkflowExecutionRequest): string | null {
   if (!start.cronSchedule) return null;
   if (start.workflowStartDelayMs !== null && start.workflowStartDelayMs > 0) return 'cronSchedule and a start delay cannot be used together';
+  return cronExpressionProblem(start.cronSchedule);
+}
+
+/** Why a cron expression cannot be parsed, or null (also null without one). */
+export function cronExpressionProblem(cronSchedule: string | null): string | null {
+  if (!cronSchedule) return null;
   try {
-    parseCronExpression(start.cronSchedule);
+    parseCronExpression(cronSchedule);
     return null;
   } catch (error) {
     if (error instanceof CronExpressionError) return error.message;

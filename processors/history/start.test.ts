@@ -120,7 +120,7 @@ describe('addressing', () => {
     d.start();
     const other = d.send('TerminateWorkflowExecution', { reason: 'x', details: null, identity: 'ops' }, { runId: 'run-0' });
     assert.equal(other.rejection?.code, 'RunNotFound');
-    const update = d.send('UpdateWorkflowExecution', { request: { updateId: 'u', identity: 'c', name: 'n', header: {}, args: [] }, waitForStage: 'Completed' });
-    assert.equal(update.rejection?.code, 'NotSupportedYet');
+    const update = d.send('UpdateWorkflowExecution', { request: { updateId: 'u', identity: 'c', name: 'n', header: {}, args: [] }, waitForStage: 'Completed' }, { runId: 'run-0' });
+    assert.equal(update.rejection?.code, 'RunNotFound');
   });
 });

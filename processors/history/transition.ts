@@ -11,6 +11,7 @@ import type { HistoryEvent } from '../../topics/schemas/history-event/index.js';
 import type { MutableStateSnapshot } from '../../topics/schemas/mutable-state-snapshot/index.js';
 import type { Reply } from '../../topics/schemas/reply/index.js';
 import type { VisibilityRow } from '../../topics/schemas/visibility-row/index.js';
+import type { UpdateRequestMessage } from '../../topics/schemas/workflow-task/index.js';
 
 /** Why an input could not be applied (stable `code`, human `message`). */
 export interface Rejection {
@@ -89,6 +90,8 @@ export interface WorkflowTaskIntent extends TaskTarget {
   historySizeBytes: number;
   /** The history passed a suggestion limit (see `history-limits.ts`); recorded in WorkflowTaskStarted too. */
   suggestContinueAsNew: boolean;
+  /** The admitted updates the workflow must accept or reject (see `updates.ts`). */
+  messages: UpdateRequestMessage[];
 }
 
 /**

@@ -15,6 +15,7 @@ import { scheduleActivity } from './activity-tasks.js';
 import { failWorkflow } from './workflow-retry.js';
 import { startNextCronRun } from './cron-runs.js';
 import { cancelTimer, startTimer } from './user-timers.js';
+import { applyProtocolMessage } from './updates.js';
 
 /** The completion the commands came with. */
 interface Completion {
@@ -26,11 +27,6 @@ interface Completion {
 
 /** Applies one command; returns true if it produced an event the workflow must be told about. */
 type Apply<K extends WorkflowCommandType> = (ctx: Ctx, done: Completion, command: Tagged<K, WorkflowCommandAttributesMap[K]>) => boolean;
-
-const notSupported = (type: WorkflowCommandType): Apply<WorkflowCommandType> => () => {
-  // Validation fails the workflow task before any of these reaches this point.
-  throw new Error(`${type} reached the command applier although it is not supported yet`);
-};
 
 const appliers: { [K in WorkflowCommandType]: Apply<K> } = {
   ScheduleActivityTask: (ctx, done, c) => (scheduleActivity(ctx, c, done.completedEventId), false),
@@ -72,7 +68,7 @@ const appliers: { [K in WorkflowCommandType]: Apply<K> } = {
   StartChildWorkflowExecution: (ctx, done, c) => (initiateChild(ctx, c, done.completedEventId, done.identity), false),
   SignalExternalWorkflowExecution: (ctx, done, c) => (initiateSignalExternal(ctx, c, done.completedEventId, done.identity), false),
   RequestCancelExternalWorkflowExecution: (ctx, done, c) => (initiateCancelExternal(ctx, c, done.completedEventId, done.identity), false),
-  ProtocolMessage: notSupported('ProtocolMessage'),
+  ProtocolMessage: (ctx, done, c) => (applyProtocolMessage(ctx, c, done.identity), false),
 };
 
 /**

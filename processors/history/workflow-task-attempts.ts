@@ -47,7 +47,8 @@ export function workflowTaskStarted(ctx: Ctx, body: CommandBodyOf<'WorkflowTaskS
  * preceded by its WorkflowTaskScheduled for a transient attempt. Returns the Started event id.
  */
 export function writeAttemptStart(ctx: Ctx, task: PendingWorkflowTaskInfo, identity: string): number {
-  if (task.attempt > 1) {
+  // Transient retries (attempt ≥ 2) and speculative update tasks have written nothing yet.
+  if (task.scheduledEventId > ctx.state.executionInfo.lastEventId) {
     const scheduled = appendEvent(ctx, transientScheduledAttributes(task), task.scheduledTime);
     if (scheduled.eventId !== task.scheduledEventId) {
       throw new Error(`transient workflow task expected event id ${task.scheduledEventId}, got ${scheduled.eventId}`);

@@ -17,6 +17,7 @@ import { applyWorkflowCommands } from './workflow-commands.js';
 import { failTaskAndTerminate, oversizedCommandPayload } from './payload-limits.js';
 import { endAttempt, pendingAttempt, writeAttemptStart } from './workflow-task-attempts.js';
 import { scheduleWorkflowTask } from './workflow-task-schedule.js';
+import { completeQuietly, completesQuietly, requestTaskForUpdates } from './updates.js';
 
 /** Applies a workflow-task completion (see the module comment). */
 export function workflowTaskCompleted(ctx: Ctx, body: CommandBodyOf<'WorkflowTaskCompleted'>): void {
@@ -37,6 +38,10 @@ export function workflowTaskCompleted(ctx: Ctx, body: CommandBodyOf<'WorkflowTas
     endAttempt(ctx, task, { kind: 'Failed', cause: 'UnhandledCommand', failure, identity: body.identity }, 1);
     return;
   }
+  if (completesQuietly(state, task, body.commands)) {
+    completeQuietly(ctx, body.commands);
+    return;
+  }
   const startedEventId = writeAttemptStart(ctx, task, body.identity);
   const completed = appendEvent(ctx, {
     type: 'WorkflowTaskCompleted', scheduledEventId: task.scheduledEventId, startedEventId, identity: body.identity,
@@ -51,4 +56,5 @@ export function workflowTaskCompleted(ctx: Ctx, body: CommandBodyOf<'WorkflowTas
   warnIfHistoryLarge(ctx, completed.eventId);
   const flushed = flushBuffered(ctx);
   if (flushed || needsWorkflowTask) scheduleWorkflowTask(ctx, 1);
+  requestTaskForUpdates(ctx);
 }

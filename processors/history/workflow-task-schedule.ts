@@ -17,6 +17,7 @@ import { startedFacts } from './history-limits.js';
 import { estimatedEventBytes } from './history-size.js';
 import type { WorkflowTaskIntent } from './transition.js';
 import { admitWorkflowTask } from './workflow-task-rate.js';
+import { updateMessagesOf } from './updates.js';
 
 /** Backoff before workflow-task attempt `attempt` (≥ 2). */
 export function workflowTaskBackoffMs(config: HistoryConfig, attempt: number): number {
@@ -100,5 +101,6 @@ export function workflowTaskIntentOf(state: MutableStateSnapshot, config: Histor
     attempt: task.attempt, scheduledTime: task.scheduledTime, startToCloseTimeoutMs: task.startToCloseTimeoutMs,
     startedEventIdHint, fromEventId: fromEventIdOf(state), lastEventId: info.lastEventId,
     ...startedFacts(limitsFor(config, info.namespace), startedEventIdHint, sizeBeforeStarted(state, task)),
+    messages: updateMessagesOf(state),
   };
 }

@@ -15,7 +15,7 @@ describe('workflow tasks', () => {
       type: 'WorkflowTask', namespace: 'default', workflowId: 'order-42', runId: 'run-1', workflowType: 'order',
       taskQueue: 'orders', scheduledEventId: 2, attempt: 1, scheduledTime: T0, startToCloseTimeoutMs: 10_000,
       startedEventIdHint: 3, fromEventId: 1, lastEventId: 2,
-      historySizeBytes: d.state!.executionInfo.historySizeBytes, suggestContinueAsNew: false,
+      historySizeBytes: d.state!.executionInfo.historySizeBytes, suggestContinueAsNew: false, messages: [],
     });
     assert.ok(d.state!.executionInfo.historySizeBytes > 0, 'the history size is counted as events are appended');
     d.completeWorkflowTask([scheduleActivity('a1')]);

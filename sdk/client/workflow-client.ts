@@ -1,5 +1,8 @@
 import { LogbookError } from '../../topics/errors.js';
 import type { WorkflowRetryOptions } from './workflow-retry-policy.js';
+import { executeUpdateWithStart, workflowUpdateMethods, type UpdateReference, type UpdateWithStartOptions, type WorkflowUpdateMethods } from './workflow-updates.js';
+
+export { WorkflowUpdateFailedError, type UpdateReference, type WorkflowUpdateHandle } from './workflow-updates.js';
 
 /** A failed call to the gateway: the engine's stable code, its message and the HTTP status. */
 export class WorkflowClientError extends LogbookError {
@@ -43,8 +46,8 @@ export interface WorkflowOutcome<T = unknown> {
   readonly newExecutionRunId: string | null;
 }
 
-/** A handle on one workflow (its current run unless `runId` is given). */
-export interface WorkflowHandle {
+/** A handle on one workflow (its current run unless `runId` is given); updates: see `workflow-updates.ts`. */
+export interface WorkflowHandle extends WorkflowUpdateMethods {
   readonly workflowId: string;
   readonly runId: string | undefined;
   signal(signalName: string, ...args: unknown[]): Promise<void>;
@@ -183,6 +186,11 @@ export class WorkflowClient {
     return this.getHandle(options.workflowId, runId);
   }
 
+  /** Starts the workflow unless a run is open and delivers the update to the run in one command; resolves with the update's result. */
+  executeUpdateWithStart<R = unknown>(update: string | UpdateReference<R, never[]>, options: UpdateWithStartOptions): Promise<R> {
+    return executeUpdateWithStart<R>(this.base, update, options);
+  }
+
   /** A handle on an existing workflow. */
   getHandle(workflowId: string, runId?: string): WorkflowHandle {
     const path = `/${encodeURIComponent(workflowId)}`;
@@ -191,6 +199,7 @@ export class WorkflowClient {
     return {
       workflowId,
       runId,
+      ...workflowUpdateMethods(`${this.base}${path}`, workflowId, runId),
       signal: async (name, ...args) => void (await this.call('POST', `${path}/signals/${encodeURIComponent(name)}`, { ...run, args })),
       cancel: async (reason) => void (await this.call('POST', `${path}/cancel`, { ...run, reason })),
       terminate: async (reason) => void (await this.call('POST', `${path}/terminate`, { ...run, reason })),

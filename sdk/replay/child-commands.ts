@@ -17,7 +17,7 @@ export function startChildCommand(o: StartChildOptions): WorkflowCommand {
     taskQueue: o.taskQueue === null ? null : String(o.taskQueue), input: Array.from(o.args) as Payload[],
     workflowExecutionTimeoutMs: o.workflowExecutionTimeoutMs, workflowRunTimeoutMs: o.workflowRunTimeoutMs,
     workflowTaskTimeoutMs: o.workflowTaskTimeoutMs, parentClosePolicy: o.parentClosePolicy, workflowIdReusePolicy: 'AllowDuplicate',
-    retryPolicy: o.retryPolicy === null ? null : copyIntoRealm(o.retryPolicy), cronSchedule: null, header: {}, memo,
+    retryPolicy: o.retryPolicy === null ? null : copyIntoRealm(o.retryPolicy), cronSchedule: o.cronSchedule === null ? null : String(o.cronSchedule), header: {}, memo,
     searchAttributes: copyIntoRealm(o.searchAttributes),
   };
 }

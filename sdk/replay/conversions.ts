@@ -12,6 +12,8 @@ import { copyIntoRealm } from '../workflow/realm-copy.js';
 import { patchMarkerCommand } from './patch-markers.js';
 import { sideEffectMarkerCommand } from './side-effect-markers.js';
 import { startChildCommand } from './child-commands.js';
+import { updateProtocolCommand } from './update-messages.js';
+import type { UpdateRequestMessage } from '../../topics/schemas/workflow-task/index.js';
 
 /** `Failure.source` of failures raised by workflow code. */
 export const FAILURE_SOURCE = 'LogbookTypeScriptSDK';
@@ -83,6 +85,8 @@ export interface CommandContext {
   converter: DataConverter;
   /** The `ActivityTaskScheduled` event id of an activity, by sequence number. */
   scheduledEventIdOf(seq: number): number;
+  /** The request message of an update delivered to the run (live, or from its accepted event). */
+  updateOf(updateId: string): UpdateRequestMessage;
 }
 
 /** Turns a command the sandbox produced into the `WorkflowCommand` sent to the engine (local activities are run by the worker instead). */
@@ -133,6 +137,10 @@ export function toWorkflowCommand(command: Exclude<SandboxCommand, { type: 'Sche
       return { type: 'UpsertWorkflowSearchAttributes', searchAttributes: copyIntoRealm(command.searchAttributes) };
     case 'SetPatchMarker':
       return patchMarkerCommand({ patchId: String(command.patchId), deprecated: Boolean(command.deprecated) });
+    case 'UpdateAcceptance':
+    case 'UpdateRejection':
+    case 'UpdateResponse':
+      return updateProtocolCommand(command, context.updateOf(String(command.updateId)));
     case 'SideEffectMarker':
       return sideEffectMarkerCommand(command.seq, command.value as Payload);
     case 'ContinueAsNewWorkflowExecution':

@@ -11,7 +11,9 @@ import type { DataConverter } from '../../topics/payload/index.js';
 import type { ActivationJob, ActivityResolution, WorkflowTaskFacts } from '../workflow/bridge.js';
 import { FailureCode } from '../workflow/errors.js';
 import { commandMatchesEvent, describeCommand, describeEvent, isCommandEvent, isRecordedAsEvent } from './command-events.js';
-import { decodeOptional, decodePayloads, failureInfoFromFailure } from './conversions.js';
+import { decodeOptional, decodePayloads, failureInfoFromFailure, type CommandContext } from './conversions.js';
+import { isUpdateEvent, messageOfAccepted } from './update-messages.js';
+import type { UpdateRequestMessage } from '../../topics/schemas/workflow-task/index.js';
 import { EvictionRequiredError, HistoryShapeError, NonDeterminismError } from './errors.js';
 import { isPatchUpsert, patchOf } from './patch-markers.js';
 import { sideEffectOf } from './side-effect-markers.js';
@@ -30,7 +32,7 @@ export interface RunState {
     isReplaying: boolean,
     task: WorkflowTaskFacts,
     jobs: ActivationJob[],
-    scheduledEventIdOf: (seq: number) => number,
+    lookups: Omit<CommandContext, 'converter'>,
   ): ActivationStep;
 }
 
@@ -55,6 +57,10 @@ export class HistoryApplier {
   #recordedLocalActivities = new Map<number, LocalActivityOutcome>();
   /** The open task while it runs live with local activities: its commands so far. */
   #live: { scheduledEventId: number; commands: WorkflowCommand[] } | null = null;
+  /** The updates the task being completed accepted, as jobs: replay delivers them after its other jobs. */
+  #recordedUpdates: ActivationJob[] = [];
+  /** Every update delivered to this run, by update id (the commands answering it name its request). */
+  readonly #updates = new Map<string, UpdateRequestMessage>();
   /** A deprecated patch marker was skipped: skip its search attribute upsert too. */
   #skipPatchUpsert = false;
   readonly #seqByScheduledEventId = new Map<number, number>();
@@ -75,11 +81,13 @@ export class HistoryApplier {
   /** Applies events in order; verifies the commands of every recorded workflow task. */
   applyAll(events: readonly HistoryEvent[]): void {
     for (const [index, event] of events.entries()) {
-      if (this.#matching !== null && !isCommandEvent(event)) this.#endMatching(event);
+      // Update events sit among a completion's command events but answer protocol messages, which match no event.
+      if (this.#matching !== null && !isCommandEvent(event) && !isUpdateEvent(event)) this.#endMatching(event);
       this.lastEventId = event.eventId;
       if (event.attributes.type === 'WorkflowTaskCompleted') {
         this.#recordedMarkers = this.#markersOfTask(events, index + 1);
         this.#recordedLocalActivities = this.#localActivitiesOfTask(events, index + 1);
+        this.#recordedUpdates = this.#updatesOfTask(events, index + 1);
       }
       (this.#on[event.attributes.type] as (e: HistoryEvent) => void)(event);
     }
@@ -87,11 +95,12 @@ export class HistoryApplier {
   }
 
   /**
-   * Runs the workflow task left open by the events (live, not replaying): its first activation.
+   * Runs the workflow task left open by the events (live, not replaying), with its update
+   * messages: its first activation.
    * While the step asks for local activities, run them and pass their outcomes to
    * {@link continueOpenTask}; then {@link finishOpenTask} returns the task's commands.
    */
-  startOpenTask(): ActivationStep {
+  startOpenTask(messages: readonly UpdateRequestMessage[] = []): ActivationStep {
     const scheduledEventId = this.#openTask;
     if (scheduledEventId === null) {
       throw new HistoryShapeError(`no workflow task is open after event ${this.lastEventId}: the events must end with the task's WorkflowTaskScheduled`);
@@ -101,6 +110,10 @@ export class HistoryApplier {
     if (this.#produced?.scheduledEventId === scheduledEventId) {
       this.#live = { scheduledEventId, commands: this.#produced.commands };
       return { commands: this.#produced.commands, localActivities: [] };
+    }
+    for (const message of messages) {
+      this.#updates.set(message.protocolInstanceId, message);
+      this.#jobs.push(this.#updateJob(message, true));
     }
     const step = this.#step(false, this.#takeJobs());
     this.#live = { scheduledEventId, commands: [...step.commands] };
@@ -136,6 +149,17 @@ export class HistoryApplier {
     return jobs;
   }
 
+  readonly #updateOf = (updateId: string): UpdateRequestMessage => {
+    const message = this.#updates.get(updateId);
+    if (message === undefined) throw new HistoryShapeError(`the workflow answered update ${updateId}, which was never delivered to this run`);
+    return message;
+  };
+
+  #updateJob(message: UpdateRequestMessage, runValidator: boolean): ActivationJob {
+    const { updateId, name, args } = message.request;
+    return { type: 'update', updateId, name, args: decodePayloads(this.#run.converter, args), runValidator };
+  }
+
   readonly #scheduledEventIdOf = (seq: number): number => {
     const id = this.#scheduledEventIdBySeq.get(seq);
     if (id === undefined) throw new HistoryShapeError(`activity ${seq} is cancelled but its ActivityTaskScheduled event is not in history`);
@@ -143,7 +167,7 @@ export class HistoryApplier {
   };
 
   #step(isReplaying: boolean, jobs: ActivationJob[]): ActivationStep {
-    return this.#run.runActivation(this.#taskTime, isReplaying, this.#taskFacts, jobs, this.#scheduledEventIdOf);
+    return this.#run.runActivation(this.#taskTime, isReplaying, this.#taskFacts, jobs, { scheduledEventIdOf: this.#scheduledEventIdOf, updateOf: this.#updateOf });
   }
 
   // A recorded task: its activations, local activities resolved from the task's markers.
@@ -175,6 +199,7 @@ export class HistoryApplier {
       );
     }
     if (produced === null) this.#jobs.unshift(...this.#recordedMarkers);
+    if (produced === null) this.#jobs.push(...this.#recordedUpdates);
     const commands = produced?.commands ?? this.#replayTask();
     this.#matching = { commands, next: 0 };
     this.#openTask = null;
@@ -256,7 +281,7 @@ export class HistoryApplier {
   // The patch and side-effect markers among the command events that start at `from`, as jobs.
   #markersOfTask(events: readonly HistoryEvent[], from: number): ActivationJob[] {
     const jobs: ActivationJob[] = [];
-    for (let i = from; i < events.length && isCommandEvent(events[i]!); i++) {
+    for (let i = from; i < events.length && (isCommandEvent(events[i]!) || isUpdateEvent(events[i]!)); i++) {
       const a = events[i]!.attributes;
       if (a.type !== 'MarkerRecorded') continue;
       const patch = patchOf(events[i]!);
@@ -276,6 +301,19 @@ export class HistoryApplier {
       if (outcome !== null) outcomes.set(outcome.seq, outcome);
     }
     return outcomes;
+  }
+
+  // The updates accepted among the command events that start at `from`, as jobs (validators skipped).
+  #updatesOfTask(events: readonly HistoryEvent[], from: number): ActivationJob[] {
+    const jobs: ActivationJob[] = [];
+    for (let i = from; i < events.length && (isCommandEvent(events[i]!) || isUpdateEvent(events[i]!)); i++) {
+      const event = events[i]!;
+      if (event.attributes.type !== 'WorkflowExecutionUpdateAccepted') continue;
+      const message = messageOfAccepted(event as HistoryEvent<'WorkflowExecutionUpdateAccepted'>);
+      this.#updates.set(message.protocolInstanceId, message);
+      jobs.push(this.#updateJob(message, false));
+    }
+    return jobs;
   }
 
   #resolveActivity(scheduledEventId: number, resolution: ActivityResolution): void {
@@ -364,7 +402,7 @@ export class HistoryApplier {
     // Closed from outside: no workflow code runs any more.
     WorkflowExecutionTerminated: this.#ignore,
     WorkflowExecutionTimedOut: this.#ignore,
-    // Not supported by this SDK yet (it never issues the commands that lead to them).
+    // Delivered with the task that accepted them (#updatesOfTask); the handler's result is not replayed, it is recomputed.
     WorkflowExecutionUpdateAccepted: this.#ignore,
     WorkflowExecutionUpdateCompleted: this.#ignore,
     // Answers to a child's start, matched to the child by its initiated event (see child-events.ts).

@@ -116,7 +116,10 @@ export class HistoryBuilder {
     if (this.#startedFor !== scheduledEventId) this.startTask();
     const startedEventId = this.#startedTaskId;
     const completedId = this.#add({ type: 'WorkflowTaskCompleted', scheduledEventId, startedEventId, identity: 'test', sdkFlags: [], sdkName: null, sdkVersion: null });
-    for (const command of commands) this.#add(this.#commandEvent(command, completedId));
+    for (const command of commands) {
+      const attributes = this.#commandEvent(command, completedId);
+      if (attributes !== null) this.#add(attributes);
+    }
     return this;
   }
 
@@ -260,7 +263,8 @@ export class HistoryBuilder {
     return this.#add({ type: 'ActivityTaskStarted', scheduledEventId, identity: 'test', requestId: `act-${scheduledEventId}`, attempt: 1, lastFailure: null });
   }
 
-  #commandEvent(command: WorkflowCommand, workflowTaskCompletedEventId: number): HistoryEventAttributes {
+  // null: the command writes no event (an update rejection).
+  #commandEvent(command: WorkflowCommand, workflowTaskCompletedEventId: number): HistoryEventAttributes | null {
     const c = workflowTaskCompletedEventId;
     switch (command.type) {
       case 'ScheduleActivityTask': {
@@ -307,9 +311,26 @@ export class HistoryBuilder {
           workflowTaskTimeoutMs: command.workflowTaskTimeoutMs ?? 10_000, workflowTaskCompletedEventId: c, backoffStartIntervalMs: null,
           initiator: 'Workflow', failure: null, lastCompletionResult: null, header: command.header, memo: {}, searchAttributes: {},
         };
+      case 'ProtocolMessage':
+        return this.#updateEvent(command);
       default:
         throw new Error(`HistoryBuilder does not record ${command.type} commands`);
     }
+  }
+
+  // The engine's update events: Accepted for an acceptance, Completed for a response, nothing for a rejection.
+  #updateEvent(command: Extract<WorkflowCommand, { type: 'ProtocolMessage' }>): HistoryEventAttributes | null {
+    const body = command.body;
+    const updateId = command.protocolInstanceId;
+    if (body.type === 'UpdateRejection') return null;
+    if (body.type === 'UpdateAcceptance') {
+      return {
+        type: 'WorkflowExecutionUpdateAccepted', protocolInstanceId: updateId, acceptedRequestMessageId: body.acceptedRequestMessageId,
+        acceptedRequestSequencingEventId: body.acceptedRequestSequencingEventId, acceptedRequest: body.acceptedRequest,
+      };
+    }
+    const accepted = this.events.findLast((e) => e.attributes.type === 'WorkflowExecutionUpdateAccepted' && e.attributes.protocolInstanceId === updateId);
+    return { type: 'WorkflowExecutionUpdateCompleted', updateId, acceptedEventId: accepted?.eventId ?? 0, identity: 'test', result: body.result, failure: body.failure };
   }
 
   #add(attributes: HistoryEventAttributes): number {

@@ -11,12 +11,13 @@ import type { WorkflowCommand } from '../../topics/schemas/command/v1-workflow-c
 import type { WorkflowTaskFailedCause } from '../../topics/schemas/common/v1-enums.js';
 import type { Failure } from '../../topics/schemas/common/v1-records.js';
 import type { HistoryEvent } from '../../topics/schemas/history-event/index.js';
+import type { UpdateRequestMessage } from '../../topics/schemas/workflow-task/index.js';
 import type { ActivationInput, HostBridge, LogLevel } from '../workflow/bridge.js';
 import type { WorkflowBundle } from '../workflow/bundle.js';
 import { DeadlockError, sharedAsyncLocalStorage, WorkflowSandbox } from '../workflow/sandbox.js';
 import { QueryFailureCode } from '../workflow/queries.js';
 import { copyIntoRealm } from '../workflow/realm-copy.js';
-import { decodePayloads, FAILURE_SOURCE, failureFromInfo, toHostValue, toWorkflowCommand } from './conversions.js';
+import { decodePayloads, FAILURE_SOURCE, failureFromInfo, toHostValue, toWorkflowCommand, type CommandContext } from './conversions.js';
 import { EvictionRequiredError, HistoryShapeError, NonDeterminismError, WorkflowTaskFailedError, type WorkflowTaskFailureCause } from './errors.js';
 import { HistoryApplier, type RunState } from './history-applier.js';
 import type { LocalActivityOutcome, LocalActivityRequest } from './local-activity-markers.js';
@@ -92,7 +93,7 @@ export class WorkflowRun {
       identity: this.identity,
       converter: this.converter,
       startSandbox: (started) => this.#startSandbox(started),
-      runActivation: (timeMs, isReplaying, task, jobs, scheduledEventIdOf) => this.#runActivation({ timeMs, isReplaying, task, jobs }, scheduledEventIdOf),
+      runActivation: (timeMs, isReplaying, task, jobs, lookups) => this.#runActivation({ timeMs, isReplaying, task, jobs }, lookups),
     };
     this.#history = new HistoryApplier(state);
   }
@@ -109,7 +110,8 @@ export class WorkflowRun {
 
   /**
    * Applies the events this run has not seen (on a cache miss: the full history from event 1),
-   * then runs the workflow task that is open at the end of them.
+   * then runs the workflow task that is open at the end of them, delivering the task's update
+   * `messages` after the events' jobs.
    *
    * @returns `completed` with the commands to send, or `failed` (non-determinism, a code error, a
    *   deadlock, an unknown workflow type): after `failed` the run must be evicted
@@ -117,11 +119,11 @@ export class WorkflowRun {
    *   `lastEventId`, a task it completed was failed or timed out by the engine, or a previous
    *   failure): evict it and replay the full history on a new run
    */
-  activate(newEvents: readonly HistoryEvent[]): WorkflowTaskResult {
+  activate(newEvents: readonly HistoryEvent[], messages: readonly UpdateRequestMessage[] = []): WorkflowTaskResult {
     this.#assertUsable(newEvents);
     try {
       this.#history.applyAll(newEvents);
-      if (this.#history.startOpenTask().localActivities.length > 0) {
+      if (this.#history.startOpenTask(messages).localActivities.length > 0) {
         const message = 'the workflow asked for a local activity, but this run has no local activity runner (use activateWithLocalActivities)';
         throw new WorkflowTaskFailedError('WorkflowCodeError', message, hostFailure('LocalActivitiesUnavailable', message, ''));
       }
@@ -151,11 +153,11 @@ export class WorkflowRun {
    * some, `runLocalActivities` runs them and the code continues with their outcomes, in the same
    * workflow task; their markers are among the returned commands.
    */
-  async activateWithLocalActivities(newEvents: readonly HistoryEvent[], runLocalActivities: LocalActivityRunner): Promise<WorkflowTaskResult> {
+  async activateWithLocalActivities(newEvents: readonly HistoryEvent[], runLocalActivities: LocalActivityRunner, messages: readonly UpdateRequestMessage[] = []): Promise<WorkflowTaskResult> {
     this.#assertUsable(newEvents);
     try {
       this.#history.applyAll(newEvents);
-      let step = this.#history.startOpenTask();
+      let step = this.#history.startOpenTask(messages);
       while (step.localActivities.length > 0) step = this.#history.continueOpenTask(await runLocalActivities(step.localActivities));
       return { type: 'completed', commands: this.#history.finishOpenTask() };
     } catch (err) {
@@ -238,7 +240,7 @@ export class WorkflowRun {
     }
   }
 
-  #runActivation(input: ActivationInput, scheduledEventIdOf: (seq: number) => number): ActivationStep {
+  #runActivation(input: ActivationInput, lookups: Omit<CommandContext, 'converter'>): ActivationStep {
     if (this.#sandbox === null) {
       throw new HistoryShapeError('a workflow task came before WorkflowExecutionStarted: give the history from event 1');
     }
@@ -248,7 +250,7 @@ export class WorkflowRun {
       const cause = failure.code === 'UnknownWorkflowType' ? 'UnknownWorkflowType' : 'WorkflowCodeError';
       throw new WorkflowTaskFailedError(cause, `workflow code failed the task: ${failure.code}: ${failure.message}`, failure);
     }
-    const context = { converter: this.converter, scheduledEventIdOf };
+    const context = { converter: this.converter, ...lookups };
     const step: ActivationStep = { commands: [], localActivities: [] };
     // Array.from, not .map: the sandbox's array would give results from the sandbox's realm.
     for (const command of Array.from(output.commands)) {

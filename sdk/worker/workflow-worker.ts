@@ -10,6 +10,7 @@ import type { WorkflowTaskFailedCause } from '../../topics/schemas/common/v1-enu
 import { isTooLarge, tooLargeFailure } from './oversized-output.js';
 import type { ActivityFunction } from './activity-worker.js';
 import { LOCAL_ACTIVITY_BUDGET_SHARE, LocalActivityExecutor } from './local-activity-executor.js';
+import type { WorkflowCommand } from '../../topics/schemas/command/v1-workflow-commands.js';
 import { QueryWorker, type QueryWorkerOptions } from './query-worker.js';
 import { TaskConsumer } from './task-consumer.js';
 import { CommandWriter, type RunRef, type WorkerConnection } from './worker-connection.js';
@@ -132,6 +133,9 @@ export class WorkflowWorker {
       // completion, and then a replay serves): free its sandbox now, so a long chain of runs does
       // not fill the cache with finished ones.
       if (result.commands.some((c) => CLOSING_COMMANDS.has(c.type))) this.cache.evict(task.runId);
+      // A speculative update task that only rejected updates leaves no trace in history, but the
+      // cached run applied the task's synthesised Scheduled and Started events: rebuild it next time.
+      else if (leavesNoTrace(task, result.commands)) this.cache.evict(task.runId);
     } else {
       this.cache.evict(task.runId);
       await this.commands.write(run, { type: 'WorkflowTaskFailed', ...ref, cause: TASK_FAILED_CAUSE[result.cause], failure: result.failure });
@@ -148,7 +152,7 @@ export class WorkflowWorker {
     // A hit needs the task's events to overlap or continue the cached run; the overlap is skipped.
     if (cached && first !== undefined && first <= cached.lastEventId + 1) {
       try {
-        return { result: await cached.activateWithLocalActivities(events.filter((e) => e.eventId > cached.lastEventId), runLocal), cacheHit: true };
+        return { result: await cached.activateWithLocalActivities(events.filter((e) => e.eventId > cached.lastEventId), runLocal, task.messages), cacheHit: true };
       } catch (error) {
         // The engine failed a task this run completed (e.g. UnhandledCommand): rebuild from history.
         if (!(error instanceof EvictionRequiredError)) throw error;
@@ -162,11 +166,17 @@ export class WorkflowWorker {
       { namespace: task.namespace, workflowId: task.workflowId, runId: task.runId, workflowType: task.workflowType, taskQueue: task.taskQueue },
       { dataConverter: this.connection.dataConverter, ...(this.options.deadlockTimeoutMs ? { deadlockTimeoutMs: this.options.deadlockTimeoutMs } : {}) },
     );
-    const result = await run.activateWithLocalActivities(history, runLocal);
+    const result = await run.activateWithLocalActivities(history, runLocal, task.messages);
     if (result.type === 'completed') this.cache.set(task.runId, run);
     else run.dispose();
     return { result, cacheHit: false };
   }
+}
+
+/** True for a speculative task (attempt 1, nothing written) whose completion only rejects updates: the engine writes nothing. */
+function leavesNoTrace(task: WorkflowTask, commands: readonly WorkflowCommand[]): boolean {
+  const speculative = task.attempt === 1 && task.scheduledEventId > task.lastEventId;
+  return speculative && commands.every((c) => c.type === 'ProtocolMessage' && c.body.type === 'UpdateRejection');
 }
 
 /**

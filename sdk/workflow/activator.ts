@@ -23,6 +23,8 @@ import { errorFromFailureInfo, failureInfoFromError } from './failure-info.js';
 import { resolveLocalActivity } from './local-activities.js';
 import { createPrng, type Random } from './prng.js';
 import { copyIntoRealm } from './realm-copy.js';
+import { deliverUpdate, rejectUnhandledUpdates, type UpdateHandlerEntry } from './updates.js';
+import type { UpdateJob } from './bridge.js';
 
 /** A workflow function as exported by the user's module. */
 export type WorkflowFunction = (...args: unknown[]) => unknown;
@@ -67,6 +69,9 @@ function externalFailure(cause: string): ApplicationFailure {
   return ApplicationFailure.nonRetryable(`Unable to signal or cancel external workflow because ${what}`, cause);
 }
 
+/** Commands that end the run (update messages go before them). */
+const CLOSING_COMMANDS: ReadonlySet<string> = new Set(['CompleteWorkflowExecution', 'FailWorkflowExecution', 'CancelWorkflowExecution', 'ContinueAsNewWorkflowExecution']);
+
 /** The state of one run inside its sandbox. */
 export class Activator {
   /** The workflow's current time: the activation's time (the workflow task's scheduled time). */
@@ -91,6 +96,9 @@ export class Activator {
   readonly signalHandlers = new Map<string, SignalHandler>();
   readonly bufferedSignals: { signalName: string; args: unknown[] }[] = [];
   readonly queryHandlers = new Map<string, QueryHandler>();
+  readonly updateHandlers = new Map<string, UpdateHandlerEntry>();
+  /** Updates delivered before their handler was set (see `updates.ts`). */
+  readonly bufferedUpdates: UpdateJob[] = [];
   /** Patches the replayed history recorded so far (`notifyHasPatch`): `patched(id)` is true for them. */
   readonly knownPresentPatches = new Set<string>();
   /** Patches whose marker this run already issued (one marker per patch per run). */
@@ -129,6 +137,19 @@ export class Activator {
   pushCommand(command: SandboxCommand): void {
     this.#refuseInQuery(`issue a ${command.type} command`);
     if (!this.#closed) this.#commands.push(command);
+  }
+
+  /**
+   * Records an update protocol message. One issued after the run's closing command goes before
+   * it: the engine wants the closing command last, and a handler that finishes as the workflow
+   * returns still answers its caller.
+   */
+  pushUpdateMessage(command: SandboxCommand): void {
+    this.#refuseInQuery('answer an update');
+    const last = this.#commands.at(-1);
+    const closing = last !== undefined && CLOSING_COMMANDS.has(last.type);
+    if (!this.#closed) this.#commands.push(command);
+    else if (closing) this.#commands.splice(this.#commands.length - 1, 0, command);
   }
 
   /**
@@ -220,6 +241,7 @@ export class Activator {
 
   /** Hands the activation's commands (or task failure) to the host and starts afresh. */
   conclude(): ActivationOutput {
+    rejectUnhandledUpdates(this);
     const output: ActivationOutput = {
       commands: this.#commands,
       taskFailure: this.#taskFailure === null ? null : failureInfoFromError(this.#taskFailure.error, this.#encodeOrDrop),
@@ -236,6 +258,7 @@ export class Activator {
     this.conditions.clear();
     this.children.clear();
     this.signalHandlers.clear();
+    this.updateHandlers.clear();
     this.#closed = true;
   }
 
@@ -323,6 +346,8 @@ export class Activator {
         return;
       case 'resolveLocalActivity':
         return resolveLocalActivity(this, job);
+      case 'update':
+        return deliverUpdate(this, job);
     }
   }
 

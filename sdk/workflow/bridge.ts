@@ -131,7 +131,18 @@ export type ActivationJob =
   /** Replay only: the value `sideEffect` number `seq` recorded in the task being replayed (decoded). */
   | { type: 'resolveSideEffect'; seq: number; value: unknown }
   /** Local activity `seq` ended (run by the worker in this task, or recorded in the task being replayed). */
-  | { type: 'resolveLocalActivity'; seq: number; resolution: LocalActivityResolution };
+  | { type: 'resolveLocalActivity'; seq: number; resolution: LocalActivityResolution }
+  /** An update (see `updates.ts`); the validator runs only for a live delivery, not for one replayed from its accepted event. */
+  | UpdateJob;
+
+/** An update delivered to the run: its arguments decoded. */
+export interface UpdateJob {
+  type: 'update';
+  updateId: string;
+  name: string;
+  args: unknown[];
+  runValidator: boolean;
+}
 
 /** Input of one activation: the workflow's "now", the task's history facts and the jobs, in history order. */
 export interface ActivationInput {
@@ -178,6 +189,7 @@ export interface StartChildOptions {
   workflowTaskTimeoutMs: number | null;
   parentClosePolicy: 'Terminate' | 'RequestCancel' | 'Abandon';
   retryPolicy: ScheduleActivityOptions['retryPolicy'];
+  cronSchedule: string | null;
   memo: Record<string, unknown>;
   searchAttributes: SearchAttributes;
 }
@@ -207,6 +219,10 @@ export type SandboxCommand =
   | { type: 'SetPatchMarker'; patchId: string; deprecated: boolean }
   /** Run local activity `seq` in the worker during this task (never sent to the engine; its outcome is recorded as a marker). */
   | { type: 'ScheduleLocalActivity'; seq: number; activityType: string; args: unknown[]; options: LocalActivityRequestOptions }
+  /** Update protocol messages (see `updates.ts`); `result` is an encoded payload. */
+  | { type: 'UpdateAcceptance'; updateId: string }
+  | { type: 'UpdateRejection'; updateId: string; failure: FailureInfo }
+  | { type: 'UpdateResponse'; updateId: string; result: unknown; failure: FailureInfo | null }
   /** `sideEffect` number `seq` (1, 2, …); `value` is an encoded payload. */
   | { type: 'SideEffectMarker'; seq: number; value: unknown }
   /** `args` are encoded payloads; null timeouts and task queue = the current run's. */

@@ -67,8 +67,10 @@ export interface ChildWorkflowOptions<Args extends unknown[] = unknown[]> {
   workflowExecutionTimeout?: Duration;
   workflowRunTimeout?: Duration;
   workflowTaskTimeout?: Duration;
-  /** Recorded with the child's start (workflow retry policies are not applied yet). */
+  /** The child's workflow retry policy: a failed run of the child is retried as a new run (see the README's workflow retry policy). */
   retry?: RetryOptions;
+  /** Makes the child a cron workflow (UTC cron expression); the parent hears from the child when its chain ends. */
+  cronSchedule?: string;
   /** Values encoded with the data converter; the child reads them as `workflowInfo().memo`. */
   memo?: Record<string, unknown>;
   searchAttributes?: SearchAttributes;
@@ -114,6 +116,7 @@ function toStartOptions(activator: Activator, workflowType: string, options: Chi
     workflowTaskTimeoutMs: optionalDurationToMs(options.workflowTaskTimeout, 'workflowTaskTimeout'),
     parentClosePolicy: closePolicies[policy],
     retryPolicy: options.retry === undefined ? null : toRetryPolicy(options.retry),
+    cronSchedule: options.cronSchedule ?? null,
     memo,
     searchAttributes: { ...(options.searchAttributes ?? {}) },
   };

@@ -41,6 +41,7 @@ import { uuid4From } from './prng.js';
 import { copyIntoRealm } from './realm-copy.js';
 import { defineQuery as defineQueryImpl, setQueryHandler, type QueryDefinition } from './queries.js';
 import { defineSignal as defineSignalImpl, setHandler as setHandlerImpl, type SignalDefinition } from './signals.js';
+import { setUpdateHandler, type UpdateDefinition, type UpdateHandlerOptions } from './updates.js';
 import { condition as conditionImpl, sleep as sleepImpl } from './timers.js';
 
 export type { ActivityInterfaceFor, ActivityOptions, RetryOptions } from './activities.js';
@@ -62,6 +63,7 @@ export {
 } from './errors.js';
 export type { QueryDefinition } from './queries.js';
 export type { SignalDefinition } from './signals.js';
+export { defineUpdate, type UpdateDefinition, type UpdateHandlerOptions } from './updates.js';
 export { deprecatePatch, patched } from './patching.js';
 export { sideEffect } from './side-effect.js';
 export { describeFailure, REQUIRES_INTERVENTION, Saga, type CompensationFailure, type CompensationReport, type SagaOptions } from './saga.js';
@@ -164,11 +166,19 @@ export function setHandler<Args extends unknown[]>(
   handler: ((...args: Args) => void | Promise<void>) | undefined,
 ): void;
 export function setHandler<Ret, Args extends unknown[]>(query: QueryDefinition<Ret, Args>, handler: ((...args: Args) => Ret) | undefined): void;
+/** An update handler (see `updates.ts`): may be async and run activities; `validator` rejects an update before it is recorded. */
+export function setHandler<Ret, Args extends unknown[]>(
+  update: UpdateDefinition<Ret, Args>,
+  handler: ((...args: Args) => Ret | Promise<Ret>) | undefined,
+  options?: UpdateHandlerOptions<Args>,
+): void;
 export function setHandler(
-  definition: SignalDefinition<never[]> | QueryDefinition<unknown, never[]>,
+  definition: SignalDefinition<never[]> | QueryDefinition<unknown, never[]> | UpdateDefinition<unknown, never[]>,
   handler: ((...args: never[]) => unknown) | undefined,
+  options?: UpdateHandlerOptions<never[]>,
 ): void {
-  if (definition.type === 'query') setQueryHandler(definition, handler);
+  if (definition.type === 'update') setUpdateHandler(definition, handler, options);
+  else if (definition.type === 'query') setQueryHandler(definition, handler);
   else setHandlerImpl(definition, handler as ((...args: never[]) => void) | undefined);
 }
 

@@ -1,0 +1,137 @@
+/**
+ * The update routes (see README "Updates"):
+ *
+ * - `POST …/workflows/{id}/update/{name}` — body `{ args, updateId, runId, waitForStage, timeout }`;
+ * - `POST …/workflows/{id}/update-with-start/{name}` — a start body (as for signal-with-start:
+ *   `workflowType`, `taskQueue`, `args`, …) plus `updateArgs`, `updateId`, `waitForStage`, `timeout`;
+ *   the conflict policy is always UseExisting;
+ * - `GET …/workflows/{id}/updates/{updateId}?timeout=&runId=` — waits for an update sent before.
+ *
+ * Answers: 200 `{ result }` once completed, 202 once accepted (`waitForStage: "ACCEPTED"`),
+ * 400 `UpdateRejected` with the validator's message, 422 `UpdateFailed` with the handler's failure,
+ * 404 `WorkflowNotFound` / `UpdateNotFound`, 409 `WorkflowClosed` / `LimitExceeded`, 504 on timeout.
+ * @module
+ */
+import { Router, type Request, type Response } from 'express';
+import { LogbookError } from '../topics/errors.js';
+import type { UpdateWorkflowExecutionLifecycleStage } from '../topics/schemas/common/v1-enums.js';
+import { sendUpdate, sendUpdateWithStart, type UpdateAnswer } from '../sdk/client/update-sender.js';
+import type { StartOptions } from '../sdk/client/start-options.js';
+import { UPDATE_OUTCOME_IN_HISTORY } from '../processors/history/updates.js';
+import type { Reply } from '../topics/schemas/reply/index.js';
+import { durationToMs } from '../sdk/workflow/duration.js';
+import type { Engine } from './engine.js';
+import { HttpError, optionalArray, requireString } from './http-errors.js';
+import { toJsonView } from './json-views.js';
+
+const API = '/api/v1/namespaces/:namespace/workflows/:workflowId';
+const START_FIELDS = ['workflowIdReusePolicy', 'workflowExecutionTimeout', 'workflowRunTimeout', 'workflowTaskTimeout', 'searchAttributes', 'memo', 'requestId'] as const;
+
+/** Routes that send updates and wait for their outcome. */
+export function updateRoutes(engine: Engine): Router {
+  const router = Router();
+  router.post(`${API}/update/:updateName`, async (req, res) => {
+    const body = bodyOf(req);
+    const answer = await sendUpdate(engine.client, {
+      ...target(req), name: requireString(req.params.updateName, 'updateName'), args: optionalArray(body.args, 'args'),
+      ...(typeof body.runId === 'string' ? { runId: body.runId } : {}), ...callOptions(body),
+    });
+    await respond(engine, res, target(req), answer);
+  });
+  router.post(`${API}/update-with-start/:updateName`, async (req, res) => {
+    const body = bodyOf(req);
+    const { namespace, workflowId } = target(req);
+    const start: StartOptions = {
+      namespace, workflowId, workflowType: requireString(body.workflowType, 'workflowType'), taskQueue: requireString(body.taskQueue, 'taskQueue'),
+      args: optionalArray(body.args, 'args'),
+      ...Object.fromEntries(START_FIELDS.filter((k) => body[k] !== undefined).map((k) => [k, body[k]])),
+    };
+    const call = { name: requireString(req.params.updateName, 'updateName'), args: optionalArray(body.updateArgs, 'updateArgs'), ...callOptions(body) };
+    const answer = await badInput(() => sendUpdateWithStart(engine.client, start, call));
+    await respond(engine, res, { namespace, workflowId }, answer);
+  });
+  router.get(`${API}/updates/:updateId`, async (req, res) => {
+    const query = req.query as Record<string, unknown>;
+    const answer = await sendUpdate(engine.client, {
+      ...target(req), name: '', updateId: requireString(req.params.updateId, 'updateId'),
+      ...(typeof query.runId === 'string' ? { runId: query.runId } : {}), ...callOptions({ timeout: query.timeout }),
+    });
+    await respond(engine, res, target(req), answer);
+  });
+  return router;
+}
+
+function bodyOf(req: Request): Record<string, unknown> {
+  return (req.body ?? {}) as Record<string, unknown>;
+}
+
+function target(req: Request): { namespace: string; workflowId: string } {
+  return { namespace: requireString(req.params.namespace, 'namespace'), workflowId: requireString(req.params.workflowId, 'workflowId') };
+}
+
+/** `updateId`, `waitForStage` (`ACCEPTED` / `COMPLETED`, any case) and `timeout` of a body. */
+function callOptions(body: Record<string, unknown>): { updateId?: string; waitForStage?: UpdateWorkflowExecutionLifecycleStage; timeoutMs?: number; identity: string } {
+  const options: { updateId?: string; waitForStage?: UpdateWorkflowExecutionLifecycleStage; timeoutMs?: number; identity: string } = { identity: 'http-gateway' };
+  if (body.updateId !== undefined) options.updateId = requireString(body.updateId, 'updateId');
+  if (body.waitForStage !== undefined) {
+    const stage = String(body.waitForStage).toLowerCase();
+    if (stage !== 'accepted' && stage !== 'completed') throw new HttpError(400, 'INVALID_ARGUMENT', `'waitForStage' must be ACCEPTED or COMPLETED, got ${String(body.waitForStage)}`);
+    options.waitForStage = stage === 'accepted' ? 'Accepted' : 'Completed';
+  }
+  if (body.timeout !== undefined) options.timeoutMs = badInputSync(() => durationToMs(body.timeout as string | number, 'timeout'));
+  return options;
+}
+
+/**
+ * The reply with the outcome read from history when the run's state no longer keeps it (a repeated
+ * update id of an old or large outcome, see `processors/history/update-registry.ts`).
+ */
+async function withOutcomeFromHistory(engine: Engine, namespace: string, workflowId: string, reply: Reply): Promise<Reply> {
+  const failure = reply.failure;
+  if (reply.kind !== 'UpdateResult' || failure?.code !== UPDATE_OUTCOME_IN_HISTORY || !failure.details || !reply.runId) return reply;
+  const { completedEventId } = JSON.parse(failure.details.data.toString('utf8')) as { completedEventId: number };
+  const events = await engine.history(namespace, workflowId, reply.runId, { untilEventId: completedEventId });
+  const event = events.find((e) => e.eventId === completedEventId);
+  if (event?.attributes.type !== 'WorkflowExecutionUpdateCompleted') {
+    throw new LogbookError('HISTORY_MISMATCH', `event ${completedEventId} of run ${reply.runId} is not the WorkflowExecutionUpdateCompleted the run points at`);
+  }
+  return { ...reply, payload: event.attributes.result, failure: event.attributes.failure };
+}
+
+async function respond(engine: Engine, res: Response, run: { namespace: string; workflowId: string }, answer: UpdateAnswer): Promise<void> {
+  const { updateId } = answer;
+  const { workflowId } = run;
+  const reply = await withOutcomeFromHistory(engine, run.namespace, workflowId, answer.reply);
+  const base = { workflowId, runId: reply.runId, updateId };
+  if (reply.kind === 'Error') throw new LogbookError(reply.failure?.code ?? 'ENGINE_ERROR', reply.failure?.message ?? 'the engine refused the update');
+  if (reply.kind === 'Accepted') {
+    res.status(202).json({ ...base, stage: 'Accepted' });
+    return;
+  }
+  if (reply.kind !== 'UpdateResult') throw new LogbookError('ENGINE_ERROR', `unexpected reply ${reply.kind} to update ${updateId}`);
+  if (reply.failure) {
+    const { message, code, nonRetryable } = reply.failure;
+    res.status(422).json({ code: 'UpdateFailed', message, ...base, failure: { message, code, nonRetryable } });
+    return;
+  }
+  res.json(toJsonView({ ...base, stage: 'Completed', result: reply.payload ?? null }, engine.dataConverter));
+}
+
+// A TypeError (bad duration, unserialisable argument, bad search attribute) is the caller's mistake.
+function badInputSync<T>(parse: () => T): T {
+  try {
+    return parse();
+  } catch (error) {
+    if (error instanceof TypeError) throw new HttpError(400, 'INVALID_ARGUMENT', error.message);
+    throw error;
+  }
+}
+
+async function badInput<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof TypeError) throw new HttpError(400, 'INVALID_ARGUMENT', error.message);
+    throw error;
+  }
+}
