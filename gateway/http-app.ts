@@ -13,6 +13,7 @@ import { awaitRunResult, closedRunOutcome } from './run-outcome.js';
 import { UI_HTML } from './ui.js';
 import { taskRoutes } from './task-endpoints/task-routes.js';
 import { visibilityRoutes } from './visibility-routes.js';
+import { scheduleRoutes } from './schedules/schedule-routes.js';
 
 /** What the HTTP app serves. */
 export interface HttpAppOptions {
@@ -155,6 +156,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
 
   app.use(taskRoutes(engine));
   app.use(visibilityRoutes(engine));
+  app.use(scheduleRoutes(engine));
   app.use((req, _res, next) => next(new HttpError(404, 'NOT_FOUND', `no route for ${req.method} ${req.path}`)));
   app.use(errorHandler);
   return app;

@@ -1,0 +1,165 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import { createHttpApp } from '../../gateway/http-app.js';
+import { engineHistoryFetcher } from '../../gateway/engine-history-fetcher.js';
+import { EngineMetrics } from '../../gateway/metrics.js';
+import { startScheduleWorker } from '../../gateway/schedules/schedule-worker.js';
+import { ScheduleClient, type ScheduleHandle, type ScheduleOptions } from '../../sdk/client/schedule-client.js';
+import { WorkflowClient } from '../../sdk/client/workflow-client.js';
+import type { ScheduleDescription } from '../../sdk/schedules/scheduler-protocol.js';
+import { Worker } from '../../sdk/worker/worker.js';
+import { startTestEngine, type TestEngine } from '../support/test-engine.js';
+import { uniqueName, waitFor } from '../support/test-env.js';
+
+/** Schedules end to end on one backend, through the ScheduleClient and the gateway. */
+
+const SCHEDULED_WORKFLOWS = fileURLToPath(new URL('../workflows/scheduled.ts', import.meta.url));
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Registers the schedule tests for one backend. */
+export function schedulesConformance(backend: 'kafka' | 'embedded'): void {
+  let t: TestEngine;
+  let server: Server;
+  let schedules: ScheduleClient;
+  let workflows: WorkflowClient;
+  let workers: Worker[];
+  const queue = uniqueName('scheduled');
+
+  before(async () => {
+    t = await startTestEngine(backend, { workers: false });
+    server = createServer(createHttpApp({ engine: t.engine, metrics: new EngineMetrics(false).registry, selfEndpoint: 'self' }));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const address = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    schedules = new ScheduleClient({ address });
+    workflows = new WorkflowClient({ address });
+    const target = new Worker(t.engine.workerConnection(), { taskQueue: queue, workflowsPath: SCHEDULED_WORKFLOWS, history: engineHistoryFetcher(t.engine) });
+    await target.start();
+    workers = [target, await startScheduleWorker(t.engine)];
+  });
+  after(async () => {
+    await Promise.all(workers.map((w) => w.stop(1_000)));
+    server.close();
+    await t.stop();
+  });
+
+  const create = (label: string, options: Partial<ScheduleOptions> & { holdOpen?: boolean } = {}) => {
+    const { holdOpen = false, ...rest } = options;
+    const scheduleId = uniqueName(label);
+    return schedules.create({
+      scheduleId,
+      spec: { intervals: [{ every: '1s' }] },
+      action: { workflowType: 'scheduledTask', taskQueue: queue, args: [label, holdOpen] },
+      ...rest,
+    });
+  };
+  /** Describes the schedule until `check` accepts the description (polling gently: each describe is a query). */
+  const describedWhen = (handle: ScheduleHandle, what: string, check: (d: ScheduleDescription) => boolean, timeoutMs = 30_000) =>
+    waitFor(what, async () => {
+      const description = await handle.describe();
+      if (check(description)) return description;
+      await pause(200);
+      return undefined;
+    }, timeoutMs);
+
+  test('an interval schedule of 1 s starts runs at whole seconds, named after their scheduled time, that run to completion', async () => {
+    const handle = await create('every-second');
+    const described = await describedWhen(handle, 'two actions', (d) => d.info.numActions >= 2);
+    await handle.delete();
+    const [first, second] = described.info.recentActions;
+    assert.ok(first && second);
+    for (const action of [first, second]) {
+      assert.equal(Date.parse(action.scheduleTime) % 1000, 0, action.scheduleTime);
+      assert.equal(action.workflowId, `${handle.scheduleId}-${action.scheduleTime}`);
+    }
+    assert.ok(Date.parse(second.scheduleTime) > Date.parse(first.scheduleTime));
+    const outcome = await workflows.getHandle(first.workflowId, first.runId).result('30s');
+    assert.equal(outcome.status, 'Completed');
+    assert.equal(outcome.result, 'every-second');
+    const tagged = await workflows.count(`TemporalScheduledById = '${handle.scheduleId}'`);
+    assert.ok(tagged >= 2, `runs tagged with the schedule id: ${tagged}`);
+  });
+
+  test('pause stops the actions and shows the note; unpause resumes them', async () => {
+    const handle = await create('paused');
+    await describedWhen(handle, 'a first action', (d) => d.info.numActions >= 1);
+    await handle.pause('maintenance window');
+    const paused = await describedWhen(handle, 'the pause', (d) => d.schedule.state.paused);
+    assert.equal(paused.schedule.state.note, 'maintenance window');
+    assert.deepEqual(paused.info.nextActionTimes, []);
+    await pause(3_000);
+    const later = await handle.describe();
+    assert.equal(later.info.numActions, paused.info.numActions, 'no action while paused');
+    await handle.unpause('back');
+    const resumed = await describedWhen(handle, 'an action after unpause', (d) => d.info.numActions > paused.info.numActions);
+    assert.equal(resumed.schedule.state.paused, false);
+    assert.equal(resumed.schedule.state.note, 'back');
+    await handle.delete();
+  });
+
+  test('trigger starts a run now on a schedule whose next action is an hour away', async () => {
+    const handle = await create('triggered', { spec: { intervals: [{ every: '1h' }] } });
+    const before = Date.now();
+    await handle.trigger();
+    const described = await describedWhen(handle, 'the triggered action', (d) => d.info.numActions === 1);
+    await handle.delete();
+    const action = described.info.recentActions[0]!;
+    assert.ok(Date.parse(action.scheduleTime) >= before - 1000, `${action.scheduleTime} is now`);
+    assert.equal((await workflows.getHandle(action.workflowId).result('30s')).result, 'triggered');
+  });
+
+  test('backfill starts the runs the spec had in a past range, both ends included, even while paused', async () => {
+    // Paused, so no scheduled action mixes with the backfilled ones.
+    const handle = await create('backfilled', { spec: { intervals: [{ every: '1m' }] }, state: { paused: true } });
+    const minute = 60_000;
+    const end = Math.floor(Date.now() / minute) * minute - 10 * minute;
+    await handle.backfill({ startAt: new Date(end - 4 * minute), endAt: new Date(end), overlap: 'ALLOW_ALL' });
+    const described = await describedWhen(handle, 'five backfilled actions', (d) => d.info.numActions >= 5);
+    await handle.delete();
+    const times = described.info.recentActions.map((a) => a.scheduleTime).sort();
+    assert.deepEqual(times, [4, 3, 2, 1, 0].map((k) => new Date(end - k * minute).toISOString()));
+    assert.equal(described.info.numActions, 5);
+  });
+
+  test('SKIP (the default) skips actions while the previous run is open and acts again once it closed', async () => {
+    const handle = await create('skip', { holdOpen: true });
+    const skipping = await describedWhen(handle, 'two skipped actions', (d) => d.info.numActionsSkippedOverlap >= 2);
+    assert.equal(skipping.schedule.policies.overlap, 'SKIP');
+    assert.equal(skipping.info.numActions, 1);
+    assert.equal(skipping.info.runningWorkflows.length, 1);
+    await workflows.getHandle(skipping.info.runningWorkflows[0]!.workflowId).signal('finish');
+    const next = await describedWhen(handle, 'an action after the run closed', (d) => d.info.numActions >= 2);
+    await handle.delete();
+    await workflows.getHandle(next.info.recentActions[1]!.workflowId).terminate('test over');
+  });
+
+  test('ALLOW_ALL starts every action while earlier runs are still open', async () => {
+    const handle = await create('allow-all', { holdOpen: true, policies: { overlap: 'ALLOW_ALL' } });
+    const described = await describedWhen(handle, 'three actions', (d) => d.info.numActions >= 3);
+    await handle.delete();
+    assert.equal(described.info.numActionsSkippedOverlap, 0);
+    const open = (await Promise.all(described.info.recentActions.map(async (a) => (await workflows.getHandle(a.workflowId).describe()) as { executionInfo: { status: string } }))).filter(
+      (d) => d.executionInfo.status === 'Running',
+    );
+    assert.ok(open.length >= 3, `open runs: ${open.length}`);
+    await Promise.all(described.info.recentActions.map((a) => workflows.getHandle(a.workflowId).terminate('test over')));
+  });
+
+  test('delete stops the schedule: describe answers 404, it is no longer listed, and no more runs start', async () => {
+    const handle = await create('deleted');
+    await describedWhen(handle, 'a first action', (d) => d.info.numActions >= 1);
+    assert.ok((await schedules.list()).some((s) => s.scheduleId === handle.scheduleId), 'listed while it exists');
+    await handle.delete();
+    await assert.rejects(handle.describe(), (error: { status?: number; code?: string }) => error.status === 404 && error.code === 'ScheduleNotFound');
+    await waitFor('the schedule to leave the list', async () => !(await schedules.list()).some((s) => s.scheduleId === handle.scheduleId));
+    const count = () => workflows.count(`TemporalScheduledById = '${handle.scheduleId}'`);
+    const atDelete = await waitFor('the last run to be listed', async () => {
+      const before = await count();
+      await pause(1_500);
+      return (await count()) === before ? before : undefined;
+    });
+    await pause(2_500);
+    assert.equal(await count(), atDelete);
+  });
+}
