@@ -22,7 +22,7 @@ import {
   type SchedulerActivities,
 } from './scheduler-protocol.js';
 
-/** Wake-ups per run before the scheduler continues as new (each costs a handful of events). */
+/** Wake-ups per run before the scheduler continues as new (each costs a dozen events or so). */
 const WAKES_PER_RUN = 50;
 /** Actions taken from the backlog per wake-up after a long outage (the rest on the next ones). */
 const MAX_DUE_PER_WAKE = 1000;
@@ -62,6 +62,8 @@ export interface SchedulerInput {
   readonly scheduleId: string;
   readonly schedule: ScheduleDefinition;
   readonly carry?: SchedulerCarry;
+  /** Wake-ups per run before continuing as new; default 50 (tests lower it to see the hand-over). */
+  readonly wakesPerRun?: number;
 }
 
 export const pauseSignal = defineSignal<[note: string | null]>(SchedulerSignal.pause);
@@ -227,8 +229,8 @@ export async function logbookScheduler(input: SchedulerInput): Promise<string> {
     takeDueActions(Date.now());
     if (carry.buffer.length > 0) await processBuffer();
     if (deleted) break;
-    if (wakes >= WAKES_PER_RUN || workflowInfo().continueAsNewSuggested) {
-      return continueAsNew<typeof logbookScheduler>({ scheduleId, schedule, carry });
+    if (wakes >= (input.wakesPerRun ?? WAKES_PER_RUN) || workflowInfo().continueAsNewSuggested) {
+      return continueAsNew<typeof logbookScheduler>({ ...input, schedule, carry });
     }
     const wakeAt = nextWakeMs();
     if (wakeAt === null) await condition(() => signals !== seen);

@@ -8,7 +8,8 @@ import { EngineMetrics } from '../../gateway/metrics.js';
 import { startScheduleWorker } from '../../gateway/schedules/schedule-worker.js';
 import { ScheduleClient, type ScheduleHandle, type ScheduleOptions } from '../../sdk/client/schedule-client.js';
 import { WorkflowClient } from '../../sdk/client/workflow-client.js';
-import type { ScheduleDescription } from '../../sdk/schedules/scheduler-protocol.js';
+import { scheduleDefinitionOf } from '../../sdk/schedules/schedule-definition.js';
+import { SCHEDULER_TASK_QUEUE, SCHEDULER_WORKFLOW_TYPE, schedulerWorkflowId, type ScheduleDescription } from '../../sdk/schedules/scheduler-protocol.js';
 import { Worker } from '../../sdk/worker/worker.js';
 import { startTestEngine, type TestEngine } from '../support/test-engine.js';
 import { uniqueName, waitFor } from '../support/test-env.js';
@@ -52,6 +53,12 @@ export function schedulesConformance(backend: 'kafka' | 'embedded'): void {
       spec: { intervals: [{ every: '1s' }] },
       action: { workflowType: 'scheduledTask', taskQueue: queue, args: [label, holdOpen] },
       ...rest,
+    });
+  };
+  /** Ends a run a test left open (a later action may already have ended it: that is fine). */
+  const endRun = async (workflowId: string) => {
+    await workflows.getHandle(workflowId).terminate('test over').catch((error: { status?: number }) => {
+      if (error.status !== 409) throw error;
     });
   };
   /** Describes the schedule until `check` accepts the description (polling gently: each describe is a query). */
@@ -131,7 +138,7 @@ export function schedulesConformance(backend: 'kafka' | 'embedded'): void {
     await workflows.getHandle(skipping.info.runningWorkflows[0]!.workflowId).signal('finish');
     const next = await describedWhen(handle, 'an action after the run closed', (d) => d.info.numActions >= 2);
     await handle.delete();
-    await workflows.getHandle(next.info.recentActions[1]!.workflowId).terminate('test over');
+    await endRun(next.info.recentActions[1]!.workflowId);
   });
 
   test('ALLOW_ALL starts every action while earlier runs are still open', async () => {
@@ -143,7 +150,79 @@ export function schedulesConformance(backend: 'kafka' | 'embedded'): void {
       (d) => d.executionInfo.status === 'Running',
     );
     assert.ok(open.length >= 3, `open runs: ${open.length}`);
-    await Promise.all(described.info.recentActions.map((a) => workflows.getHandle(a.workflowId).terminate('test over')));
+    await Promise.all(described.info.recentActions.map((a) => endRun(a.workflowId)));
+  });
+
+  test('BUFFER_ONE keeps one action waiting while the run is open, drops the rest, and starts the kept one when the run closes', async () => {
+    const handle = await create('buffer-one', { holdOpen: true, policies: { overlap: 'BUFFER_ONE' } });
+    const waiting = await describedWhen(handle, 'one buffered and one dropped action', (d) => d.info.bufferedStarts === 1 && d.info.numActionsSkippedOverlap >= 1);
+    assert.equal(waiting.info.numActions, 1);
+    const first = waiting.info.recentActions[0]!;
+    await workflows.getHandle(first.workflowId).signal('finish');
+    const next = await describedWhen(handle, 'the buffered action', (d) => d.info.numActions >= 2);
+    await handle.delete();
+    const second = next.info.recentActions[1]!;
+    // The kept action is the first that came due while the run was open, taken late.
+    assert.equal(Date.parse(second.scheduleTime), Date.parse(first.scheduleTime) + 1000);
+    assert.ok(Date.parse(second.actualTime) > Date.parse(second.scheduleTime) + 1000, `${second.actualTime} is late`);
+    await endRun(second.workflowId);
+  });
+
+  test('CANCEL_OTHER cancels the open run and then starts the new one', async () => {
+    const handle = await create('cancel-other', { holdOpen: true, policies: { overlap: 'CANCEL_OTHER' } });
+    const described = await describedWhen(handle, 'a second action', (d) => d.info.numActions >= 2);
+    await handle.delete();
+    const [first, second] = described.info.recentActions;
+    assert.equal((await workflows.getHandle(first!.workflowId).result('30s')).status, 'Canceled');
+    await endRun(second!.workflowId);
+  });
+
+  test('TERMINATE_OTHER terminates the open run and starts the new one', async () => {
+    const handle = await create('terminate-other', { holdOpen: true, policies: { overlap: 'TERMINATE_OTHER' } });
+    const described = await describedWhen(handle, 'a second action', (d) => d.info.numActions >= 2);
+    await handle.delete();
+    const [first, second] = described.info.recentActions;
+    assert.equal((await workflows.getHandle(first!.workflowId).result('30s')).status, 'Terminated');
+    await endRun(second!.workflowId);
+  });
+
+  test('a schedule limited to 2 actions takes 2 and then stops, with no next action times', async () => {
+    const handle = await create('limited', { state: { remainingActions: 2 } });
+    const done = await describedWhen(handle, 'two actions', (d) => d.info.numActions === 2);
+    await pause(2_500);
+    const later = await handle.describe();
+    await handle.delete();
+    assert.equal(later.info.numActions, 2);
+    assert.equal(later.schedule.state.remainingActions, 0);
+    assert.deepEqual(later.info.nextActionTimes, []);
+    assert.equal(done.info.recentActions.length, 2);
+  });
+
+  test('a cron expression with a seconds field acts every second', async () => {
+    const handle = await create('cron', { spec: { cronExpressions: ['*/1 * * * * *'] } });
+    const described = await describedWhen(handle, 'two actions', (d) => d.info.numActions >= 2);
+    await handle.delete();
+    const [first, second] = described.info.recentActions;
+    assert.equal(Date.parse(first!.scheduleTime) % 1000, 0);
+    assert.ok(Date.parse(second!.scheduleTime) > Date.parse(first!.scheduleTime));
+  });
+
+  test('the scheduler continues as new and carries its counters and recent actions to the next run', async () => {
+    const scheduleId = uniqueName('handover');
+    const schedule = scheduleDefinitionOf({ spec: { intervals: [{ every: '1s' }] }, action: { workflowType: 'scheduledTask', taskQueue: queue, args: ['handover', false] } }, scheduleId);
+    const started = await t.engine.client.start({
+      workflowId: schedulerWorkflowId(scheduleId),
+      workflowType: SCHEDULER_WORKFLOW_TYPE,
+      taskQueue: SCHEDULER_TASK_QUEUE,
+      args: [{ scheduleId, schedule, wakesPerRun: 2 }],
+    });
+    const handle = schedules.getHandle(scheduleId);
+    const described = await describedWhen(handle, 'four actions', (d) => d.info.numActions >= 4);
+    const scheduler = (await workflows.getHandle(schedulerWorkflowId(scheduleId)).describe()) as { executionInfo: { runId: string } };
+    await handle.delete();
+    assert.notEqual(scheduler.executionInfo.runId, started.runId, 'a later run of the chain answers');
+    assert.equal(described.info.recentActions.length, described.info.numActions);
+    assert.equal(new Set(described.info.recentActions.map((a) => a.workflowId)).size, described.info.numActions);
   });
 
   test('delete stops the schedule: describe answers 404, it is no longer listed, and no more runs start', async () => {
