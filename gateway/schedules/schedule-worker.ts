@@ -12,7 +12,8 @@ import type { Engine } from '../engine.js';
 import { engineHistoryFetcher } from '../engine-history-fetcher.js';
 import { schedulerActivities } from './scheduler-activities.js';
 
-const SCHEDULER_WORKFLOWS = fileURLToPath(new URL('../../sdk/schedules/scheduler-workflow.ts', import.meta.url));
+/** The module of the scheduler workflow (bundled by the worker; replay tests bundle it too). */
+export const SCHEDULER_WORKFLOWS = fileURLToPath(new URL('../../sdk/schedules/scheduler-workflow.ts', import.meta.url));
 
 /**
  * Starts the scheduler worker of `namespace` on this node.

@@ -5,12 +5,14 @@ import { fileURLToPath } from 'node:url';
 import { createHttpApp } from '../../gateway/http-app.js';
 import { engineHistoryFetcher } from '../../gateway/engine-history-fetcher.js';
 import { EngineMetrics } from '../../gateway/metrics.js';
-import { startScheduleWorker } from '../../gateway/schedules/schedule-worker.js';
+import { SCHEDULER_WORKFLOWS, startScheduleWorker } from '../../gateway/schedules/schedule-worker.js';
 import { ScheduleClient, type ScheduleHandle, type ScheduleOptions } from '../../sdk/client/schedule-client.js';
 import { WorkflowClient } from '../../sdk/client/workflow-client.js';
 import { scheduleDefinitionOf } from '../../sdk/schedules/schedule-definition.js';
 import { SCHEDULER_TASK_QUEUE, SCHEDULER_WORKFLOW_TYPE, schedulerWorkflowId, type ScheduleDescription } from '../../sdk/schedules/scheduler-protocol.js';
+import { replayHistory } from '../../sdk/replay/replay-history.js';
 import { Worker } from '../../sdk/worker/worker.js';
+import { bundleWorkflowCode } from '../../sdk/workflow/bundle.js';
 import { startTestEngine, type TestEngine } from '../support/test-engine.js';
 import { uniqueName, waitFor } from '../support/test-env.js';
 
@@ -223,6 +225,25 @@ export function schedulesConformance(backend: 'kafka' | 'embedded'): void {
     assert.notEqual(scheduler.executionInfo.runId, started.runId, 'a later run of the chain answers');
     assert.equal(described.info.recentActions.length, described.info.numActions);
     assert.equal(new Set(described.info.recentActions.map((a) => a.workflowId)).size, described.info.numActions);
+  });
+
+  test('the history a scheduler recorded (actions, trigger, pause, unpause, update, delete) replays without non-determinism', async () => {
+    const handle = await create('replayed');
+    await describedWhen(handle, 'a first action', (d) => d.info.numActions >= 1);
+    await handle.trigger('ALLOW_ALL');
+    await handle.pause('replay me');
+    await handle.update({ spec: { intervals: [{ every: '2s' }] }, action: { workflowType: 'scheduledTask', taskQueue: queue, args: ['replayed', false] } });
+    await handle.unpause();
+    await describedWhen(handle, 'an action on the new spec', (d) => d.info.recentActions.some((a) => Date.parse(a.scheduleTime) % 2000 === 0 && Date.parse(a.scheduleTime) > Date.parse(d.info.lastUpdatedAt!)));
+    await handle.delete();
+    const scheduler = workflows.getHandle(schedulerWorkflowId(handle.scheduleId));
+    const outcome = await scheduler.result('30s');
+    assert.equal(outcome.status, 'Completed');
+    const history = await t.engine.history('default', schedulerWorkflowId(handle.scheduleId), outcome.runId);
+    const types = new Set<string>(history.map((e) => e.attributes.type));
+    for (const type of ['WorkflowExecutionSignaled', 'ActivityTaskCompleted', 'TimerFired', 'WorkflowExecutionCompleted']) assert.ok(types.has(type), `${type} recorded`);
+    const replayed = replayHistory(await bundleWorkflowCode({ workflowsPath: SCHEDULER_WORKFLOWS }), history);
+    assert.ok(replayed.ok, replayed.ok ? '' : replayed.error.message);
   });
 
   test('delete stops the schedule: describe answers 404, it is no longer listed, and no more runs start', async () => {
