@@ -9,6 +9,9 @@ import type { Reply } from '../../topics/schemas/reply/index.js';
 import { scheduledWorkflowId, type RunRef, type ScheduledStartOutcome, type ScheduledStartRequest, type SchedulerActivities } from '../../sdk/schedules/scheduler-protocol.js';
 import { ShardUnavailableError, type Engine } from '../engine.js';
 
+/** How often a watch reads the state of the runs it watches (a store read, or a peer's describe). */
+const WATCH_INTERVAL_MS = 500;
+
 /** The scheduler's activities bound to one engine node. */
 export function schedulerActivities(engine: Engine): SchedulerActivities {
   return {
@@ -17,6 +20,13 @@ export function schedulerActivities(engine: Engine): SchedulerActivities {
       const open: RunRef[] = [];
       for (const run of runs) if (await isOpen(engine, namespace, run)) open.push(run);
       return open;
+    },
+    awaitScheduledRunClose: async (namespace, runs, maxWaitMs) => {
+      const deadline = Date.now() + maxWaitMs;
+      while (Date.now() < deadline) {
+        for (const run of runs) if (!(await isOpen(engine, namespace, run))) return;
+        await new Promise((r) => setTimeout(r, WATCH_INTERVAL_MS));
+      }
     },
     endScheduledRuns: async (namespace, runs, how, reason) => {
       for (const run of runs) {

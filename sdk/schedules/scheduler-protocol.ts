@@ -62,6 +62,8 @@ export interface SchedulerActivities {
   startScheduledWorkflow(request: ScheduledStartRequest): Promise<ScheduledStartOutcome>;
   /** The runs among `runs` that are still open. */
   openScheduledRuns(namespace: string, runs: readonly RunRef[]): Promise<RunRef[]>;
+  /** Resolves once one of `runs` has closed, or after `maxWaitMs` if none did. */
+  awaitScheduledRunClose(namespace: string, runs: readonly RunRef[], maxWaitMs: number): Promise<void>;
   /** Requests cancellation of (or terminates) each run; runs already closed are ignored. */
   endScheduledRuns(namespace: string, runs: readonly RunRef[], how: 'cancel' | 'terminate', reason: string): Promise<void>;
 }

@@ -29,8 +29,10 @@ const MAX_DUE_PER_WAKE = 1000;
 /** Buffered starts kept at most (Temporal's limit); more are dropped and counted as skipped. */
 const MAX_BUFFERED = 1000;
 const RECENT_ACTIONS_KEPT = 10;
-const FIRST_POLL_MS = 1000;
-const MAX_POLL_MS = 60_000;
+/** Longest a watch of the runs blocking the buffer lasts before the scheduler looks again. */
+const WATCH_MS = 60_000;
+/** When the buffer waits and no watch runs (a terminated run was just replaced): look again after this. */
+const RETRY_BUFFER_MS = 1000;
 
 /** A start waiting to be taken. */
 interface BufferedStart {
@@ -53,8 +55,6 @@ export interface SchedulerCarry {
   /** Runs a CANCEL_OTHER start already asked to cancel. */
   cancelRequested: string[];
   buffer: BufferedStart[];
-  /** How long to wait before checking again whether the runs blocking the buffer have closed. */
-  pollDelayMs: number;
 }
 
 /** The scheduler's input: the schedule and, after continue-as-new, what the chain carries. */
@@ -78,6 +78,10 @@ const activities = proxyActivities<SchedulerActivities>({
   startToCloseTimeout: '10s',
   retry: { initialInterval: '1s', maximumInterval: '10s' },
 });
+const watches = proxyActivities<SchedulerActivities>({
+  startToCloseTimeout: WATCH_MS + 30_000,
+  retry: { initialInterval: '1s', maximumInterval: '10s' },
+});
 
 /** Runs a schedule until it is deleted. */
 export async function logbookScheduler(input: SchedulerInput): Promise<string> {
@@ -87,12 +91,14 @@ export async function logbookScheduler(input: SchedulerInput): Promise<string> {
   let schedule = input.schedule;
   const carry: SchedulerCarry = input.carry ?? freshCarry(Date.now());
   let deleted = false;
-  let signals = 0;
+  /** Counts what should wake the scheduler's wait: signals, and the end of a watch. */
+  let changes = 0;
+  let watching = false;
 
   const setState = (change: Partial<ScheduleState>) => {
     schedule = { ...schedule, state: { ...schedule.state, ...change } };
     carry.updatedAtMs = Date.now();
-    signals++;
+    changes++;
   };
   const enqueue = (start: BufferedStart) => {
     if (carry.buffer.length >= MAX_BUFFERED) carry.skippedOverlap++;
@@ -107,25 +113,25 @@ export async function logbookScheduler(input: SchedulerInput): Promise<string> {
   });
   setHandler(triggerSignal, (overlap) => {
     enqueue({ nominalMs: Date.now(), overlap: overlap ?? schedule.policies.overlap });
-    signals++;
+    changes++;
   });
   setHandler(backfillSignal, (requests) => {
     for (const request of requests) {
       const room = MAX_BUFFERED - carry.buffer.length;
       for (const nominalMs of actionTimesBetween(schedule.spec, request.startAtMs - 1, request.endAtMs, room)) enqueue({ nominalMs, overlap: request.overlap ?? schedule.policies.overlap });
     }
-    signals++;
+    changes++;
   });
   setHandler(updateSignal, (next) => {
     // The new spec applies from now on: no catching up on times it would have had in the past.
     carry.lastProcessedMs = Math.max(carry.lastProcessedMs, Date.now());
     schedule = next;
     carry.updatedAtMs = Date.now();
-    signals++;
+    changes++;
   });
   setHandler(deleteSignal, () => {
     deleted = true;
-    signals++;
+    changes++;
   });
   setHandler(describeQuery, () => describe(scheduleId, schedule, carry, deleted));
 
@@ -202,7 +208,6 @@ export async function logbookScheduler(input: SchedulerInput): Promise<string> {
       }
     }
     carry.buffer = [...waiting, ...carry.buffer];
-    carry.pollDelayMs = waiting.length > 0 ? Math.min(carry.pollDelayMs * 2, MAX_POLL_MS) : FIRST_POLL_MS;
   };
 
   const cancelRunning = async () => {
@@ -219,22 +224,38 @@ export async function logbookScheduler(input: SchedulerInput): Promise<string> {
       const nominalMs = nextActionTime(schedule.spec, carry.lastProcessedMs);
       if (nominalMs !== null) times.push(nominalMs + jitterOf(scheduleId, nominalMs, schedule.spec.jitterMs));
     }
-    if (carry.buffer.length > 0) times.push(Date.now() + carry.pollDelayMs);
+    if (carry.buffer.length > 0 && !watching) times.push(Date.now() + RETRY_BUFFER_MS);
     return times.length > 0 ? Math.min(...times) : null;
+  };
+
+  /**
+   * While buffered starts wait for open runs, an activity watches them and returns when one closes
+   * (or after a minute), waking the scheduler: a buffered start is taken soon after the run ends,
+   * without a timer per check in the history. One watch at a time; it outlives the waits it wakes.
+   */
+  const watchBlockingRuns = () => {
+    if (watching || carry.buffer.length === 0 || carry.running.length === 0) return;
+    watching = true;
+    const wake = () => {
+      watching = false;
+      changes++;
+    };
+    void watches.awaitScheduledRunClose(namespace, carry.running, WATCH_MS).then(wake, wake);
   };
 
   for (let wakes = 0; !deleted; wakes++) {
     // Signals that arrive while the activities below run wake the next wait at once.
-    const seen = signals;
+    const seen = changes;
     takeDueActions(Date.now());
     if (carry.buffer.length > 0) await processBuffer();
     if (deleted) break;
     if (wakes >= (input.wakesPerRun ?? WAKES_PER_RUN) || workflowInfo().continueAsNewSuggested) {
       return continueAsNew<typeof logbookScheduler>({ ...input, schedule, carry });
     }
+    watchBlockingRuns();
     const wakeAt = nextWakeMs();
-    if (wakeAt === null) await condition(() => signals !== seen);
-    else await condition(() => signals !== seen, Math.max(1, wakeAt - Date.now()));
+    if (wakeAt === null) await condition(() => changes !== seen);
+    else await condition(() => changes !== seen, Math.max(1, wakeAt - Date.now()));
   }
   return `schedule ${scheduleId} deleted`;
 }
@@ -252,7 +273,6 @@ function freshCarry(now: number): SchedulerCarry {
     running: [],
     cancelRequested: [],
     buffer: [],
-    pollDelayMs: FIRST_POLL_MS,
   };
 }
 

@@ -170,6 +170,23 @@ export function schedulesConformance(backend: 'kafka' | 'embedded'): void {
     await endRun(second.workflowId);
   });
 
+  test('BUFFER_ALL keeps every action that came due while a run was open and starts them one after another, in order', async () => {
+    const handle = await create('buffer-all', { holdOpen: true, policies: { overlap: 'BUFFER_ALL' } });
+    const waiting = await describedWhen(handle, 'two buffered actions', (d) => d.info.bufferedStarts >= 2);
+    assert.equal(waiting.info.numActions, 1);
+    assert.equal(waiting.info.numActionsSkippedOverlap, 0);
+    await handle.pause();
+    for (let n = 1; n <= 2; n++) {
+      const described = await describedWhen(handle, `action ${n + 1}`, (d) => d.info.numActions === n && d.info.runningWorkflows.length === 1);
+      await workflows.getHandle(described.info.runningWorkflows[0]!.workflowId).signal('finish');
+    }
+    const done = await describedWhen(handle, 'the third action', (d) => d.info.numActions >= 3);
+    await handle.delete();
+    const [first, second, third] = done.info.recentActions.map((a) => Date.parse(a.scheduleTime));
+    assert.deepEqual([second! - first!, third! - first!], [1000, 2000]);
+    await Promise.all(done.info.recentActions.map((a) => endRun(a.workflowId)));
+  });
+
   test('CANCEL_OTHER cancels the open run and then starts the new one', async () => {
     const handle = await create('cancel-other', { holdOpen: true, policies: { overlap: 'CANCEL_OTHER' } });
     const described = await describedWhen(handle, 'a second action', (d) => d.info.numActions >= 2);
