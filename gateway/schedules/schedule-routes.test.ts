@@ -9,6 +9,7 @@ import { createHttpApp } from '../http-app.js';
 import { EngineMetrics } from '../metrics.js';
 import type { Worker } from '../../sdk/worker/worker.js';
 import { waitFor } from '../../test/support/test-env.js';
+import { SchedulerSignal, schedulerWorkflowId } from '../../sdk/schedules/scheduler-protocol.js';
 import { startScheduleWorker } from './schedule-worker.js';
 
 /** The schedule routes on an embedded engine with its scheduler worker: statuses, errors and what describe shows. */
@@ -135,6 +136,24 @@ describe('schedule HTTP routes', () => {
     assert.match(String(backwards.json.message), /'backfill.endAt' is before 'backfill.startAt'/);
     const badTime = await call('POST', '/checked/backfill', { backfills: [{ startAt: 'yesterday', endAt: '2026-01-01T00:00:00Z' }] });
     assert.match(String(badTime.json.message), /'backfills\[0\].startAt' must be an RFC 3339 time/);
+  });
+
+  test('malformed signals sent to a scheduler around the API are ignored: the schedule keeps its definition and still answers', async () => {
+    await call('POST', '', hourly('sturdy'));
+    const signal = async (signalName: string, args: unknown[]) => {
+      const body = { type: 'SignalWorkflowExecution' as const, signalName, input: args.map((a) => engine.dataConverter.toPayload(a)), identity: 'test', header: {}, externalInitiator: null, childWorkflowOnly: false };
+      const reply = await engine.client.send(engine.client.envelope('default', schedulerWorkflowId('sturdy'), body), { awaitReply: true });
+      assert.notEqual(reply?.kind, 'Error', reply?.failure?.message);
+    };
+    await signal(SchedulerSignal.update, [{ spec: 'every day' }]);
+    await signal(SchedulerSignal.backfill, ['yesterday']);
+    await signal(SchedulerSignal.trigger, ['WHENEVER']);
+    const described = (await call('GET', '/sturdy')).json as { schedule: { spec: { cronExpressions: string[] } }; info: { numActions: number; bufferedStarts: number } };
+    assert.deepEqual(described.schedule.spec.cronExpressions, ['0 * * * *']);
+    assert.deepEqual([described.info.numActions, described.info.bufferedStarts], [0, 0]);
+    assert.equal((await call('POST', '/sturdy/pause', { note: 'still here' })).status, 202);
+    const paused = (await call('GET', '/sturdy')).json as { schedule: { state: { note: string } } };
+    assert.equal(paused.schedule.state.note, 'still here');
   });
 
   test('GET lists the schedules; DELETE removes one (then 404, and no longer listed)', async () => {

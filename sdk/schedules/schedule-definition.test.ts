@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { DEFAULT_CATCHUP_WINDOW_MS, scheduleDefinitionOf, ScheduleDefinitionError } from './schedule-definition.js';
+import { DEFAULT_CATCHUP_WINDOW_MS, isScheduleDefinition, scheduleDefinitionOf, ScheduleDefinitionError } from './schedule-definition.js';
 import { actionTimesBetween, jitterOf, nextActionTime } from './schedule-times.js';
 
 const action = { workflowType: 'report', taskQueue: 'reports' };
@@ -51,6 +51,29 @@ describe('schedule definitions', () => {
       assert.throws(() => scheduleDefinitionOf(input, 'id'), (error: unknown) => error instanceof ScheduleDefinitionError && message.test(error.message));
     });
   }
+});
+
+describe('the shape check of definitions the scheduler receives', () => {
+  const good = scheduleDefinitionOf({ spec: { intervals: [{ every: '1m' }], cronExpressions: ['@daily'] }, action, state: { remainingActions: 2 } }, 'id');
+
+  it('accepts every checked definition', () => {
+    assert.equal(isScheduleDefinition(good), true);
+    assert.equal(isScheduleDefinition(JSON.parse(JSON.stringify(good))), true);
+  });
+
+  it('refuses what a checked definition never is', () => {
+    const broken: unknown[] = [
+      null,
+      'every day',
+      { ...good, spec: 'hourly' },
+      { ...good, spec: { ...good.spec, cronExpressions: ['0 25 * * *'] } },
+      { ...good, spec: { ...good.spec, intervals: [{ everyMs: 10, offsetMs: 0 }] } },
+      { ...good, action: { ...good.action, args: 'x' } },
+      { ...good, policies: { ...good.policies, overlap: 'SOMETIMES' } },
+      { ...good, state: { ...good.state, remainingActions: -1 } },
+    ];
+    for (const value of broken) assert.equal(isScheduleDefinition(value), false, JSON.stringify(value));
+  });
 });
 
 describe('schedule times', () => {

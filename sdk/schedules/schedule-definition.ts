@@ -102,6 +102,44 @@ export function scheduleDefinitionOf(input: unknown, defaultWorkflowId?: string)
   };
 }
 
+/**
+ * Whether `value` has the shape of a checked {@link ScheduleDefinition} (what the gateway sends the
+ * scheduler), so a malformed signal sent around the API is ignored instead of failing the
+ * scheduler's workflow tasks over and over.
+ */
+export function isScheduleDefinition(value: unknown): value is ScheduleDefinition {
+  const v = value as ScheduleDefinition | null;
+  if (v === null || typeof v !== 'object' || !v.spec || !v.action || !v.policies || !v.state) return false;
+  const { spec, action, policies, state } = v;
+  const optionalTime = (t: unknown) => t === null || Number.isSafeInteger(t);
+  const cronOk = (e: unknown) => {
+    try {
+      parseCronExpression(e as string);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  return (
+    Array.isArray(spec.intervals) &&
+    spec.intervals.every((i) => Number.isSafeInteger(i?.everyMs) && i.everyMs >= 1000 && Number.isSafeInteger(i.offsetMs) && i.offsetMs >= 0) &&
+    Array.isArray(spec.cronExpressions) &&
+    spec.cronExpressions.every(cronOk) &&
+    optionalTime(spec.startAtMs) &&
+    optionalTime(spec.endAtMs) &&
+    Number.isSafeInteger(spec.jitterMs) &&
+    typeof action.workflowType === 'string' &&
+    typeof action.taskQueue === 'string' &&
+    typeof action.workflowId === 'string' &&
+    Array.isArray(action.args) &&
+    OVERLAP_POLICIES.includes(policies.overlap) &&
+    Number.isSafeInteger(policies.catchupWindowMs) &&
+    typeof state.paused === 'boolean' &&
+    typeof state.note === 'string' &&
+    (state.remainingActions === null || (Number.isSafeInteger(state.remainingActions) && state.remainingActions >= 0))
+  );
+}
+
 /** A checked overlap policy (undefined: `fallback`). */
 export function overlapPolicyOf(value: unknown, what: string, fallback: OverlapPolicy): OverlapPolicy {
   if (value === undefined || value === null) return fallback;

@@ -10,7 +10,7 @@
  * @module
  */
 import { condition, continueAsNew, defineQuery, defineSignal, proxyActivities, setHandler, workflowInfo } from '../workflow/index.js';
-import type { OverlapPolicy, ScheduleDefinition, ScheduleState } from './schedule-definition.js';
+import { isScheduleDefinition, OVERLAP_POLICIES, type OverlapPolicy, type ScheduleDefinition, type ScheduleState } from './schedule-definition.js';
 import { actionTimesBetween, jitterOf, nextActionTime } from './schedule-times.js';
 import {
   SCHEDULER_DESCRIBE_QUERY,
@@ -112,10 +112,12 @@ export async function logbookScheduler(input: SchedulerInput): Promise<string> {
     setState({ paused: false, note: note ?? schedule.state.note });
   });
   setHandler(triggerSignal, (overlap) => {
+    if (overlap !== null && overlap !== undefined && !OVERLAP_POLICIES.includes(overlap)) return ignored('trigger', overlap);
     enqueue({ nominalMs: Date.now(), overlap: overlap ?? schedule.policies.overlap });
     changes++;
   });
   setHandler(backfillSignal, (requests) => {
+    if (!Array.isArray(requests) || !requests.every(isBackfillRequest)) return ignored('backfill', requests);
     for (const request of requests) {
       const room = MAX_BUFFERED - carry.buffer.length;
       for (const nominalMs of actionTimesBetween(schedule.spec, request.startAtMs - 1, request.endAtMs, room)) enqueue({ nominalMs, overlap: request.overlap ?? schedule.policies.overlap });
@@ -123,6 +125,7 @@ export async function logbookScheduler(input: SchedulerInput): Promise<string> {
     changes++;
   });
   setHandler(updateSignal, (next) => {
+    if (!isScheduleDefinition(next)) return ignored('update', next);
     // The new spec applies from now on: no catching up on times it would have had in the past.
     carry.lastProcessedMs = Math.max(carry.lastProcessedMs, Date.now());
     schedule = next;
@@ -258,6 +261,22 @@ export async function logbookScheduler(input: SchedulerInput): Promise<string> {
     else await condition(() => changes !== seen, Math.max(1, wakeAt - Date.now()));
   }
   return `schedule ${scheduleId} deleted`;
+}
+
+/** A malformed signal (sent around the API) changes nothing: it is logged and dropped. */
+function ignored(signal: string, value: unknown): void {
+  console.warn(`schedule ${signal} signal ignored: malformed ${JSON.stringify(value)}`);
+}
+
+function isBackfillRequest(value: unknown): value is BackfillRequest {
+  const request = value as BackfillRequest | null;
+  return (
+    request !== null &&
+    typeof request === 'object' &&
+    Number.isSafeInteger(request.startAtMs) &&
+    Number.isSafeInteger(request.endAtMs) &&
+    (request.overlap === null || OVERLAP_POLICIES.includes(request.overlap))
+  );
 }
 
 function freshCarry(now: number): SchedulerCarry {
