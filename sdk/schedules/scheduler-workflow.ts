@@ -66,12 +66,19 @@ export interface SchedulerInput {
   readonly wakesPerRun?: number;
 }
 
+/** Pauses the scheduled actions, with a note (null: keep the note). */
 export const pauseSignal = defineSignal<[note: string | null]>(SchedulerSignal.pause);
+/** Resumes the scheduled actions from now on, with a note (null: keep the note). */
 export const unpauseSignal = defineSignal<[note: string | null]>(SchedulerSignal.unpause);
+/** Takes an action now under this overlap policy (null: the schedule's). */
 export const triggerSignal = defineSignal<[overlap: OverlapPolicy | null]>(SchedulerSignal.trigger);
+/** Takes the actions the spec had in past ranges. */
 export const backfillSignal = defineSignal<[requests: BackfillRequest[]]>(SchedulerSignal.backfill);
+/** Replaces the schedule (checked by the gateway; a malformed one is ignored). */
 export const updateSignal = defineSignal<[schedule: ScheduleDefinition]>(SchedulerSignal.update);
+/** Ends the scheduler. */
 export const deleteSignal = defineSignal(SchedulerSignal.delete);
+/** Answers the schedule's definition and info. */
 export const describeQuery = defineQuery<ScheduleDescription>(SCHEDULER_DESCRIBE_QUERY);
 
 const activities = proxyActivities<SchedulerActivities>({

@@ -5,6 +5,7 @@
  */
 import { condition, defineSignal, setHandler } from '../../sdk/workflow/index.js';
 
+/** Lets a held-open run return. */
 export const finish = defineSignal('finish');
 
 /** Returns `label`; with `holdOpen`, only after the `finish` signal. */
