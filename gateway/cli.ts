@@ -15,6 +15,7 @@ import { Engine } from './engine.js';
 import { createHttpApp } from './http-app.js';
 import { EngineMetrics } from './metrics.js';
 import { startExampleWorkers } from './example-workers.js';
+import { ScheduleWorkers } from './schedules/schedule-workers.js';
 import { startShardLagSampler } from './shard-lag-sampler.js';
 import { stopTaskBridges } from './task-endpoints/task-bridges.js';
 
@@ -54,6 +55,8 @@ async function dev(argv: string[]): Promise<void> {
   const server = createServer(createHttpApp({ engine, metrics: metrics.registry, selfEndpoint: endpoint }));
   await new Promise<void>((ready) => server.listen(port, values.host, ready));
   const workers = values['no-worker'] ? [] : await startExampleWorkers(engine, metrics);
+  // Schedules run on every node, examples or not: they are part of the engine.
+  const schedules = await ScheduleWorkers.start(engine);
   const stopLagSampler = startShardLagSampler(engine, metrics);
   console.log(`Logbook is running: gateway and UI on ${endpoint} (metrics on ${endpoint}/metrics)`);
   console.log(`Start an order:  curl -s -X POST ${endpoint}/api/v1/namespaces/default/workflows -H 'content-type: application/json' -d '{"workflowId":"order-1","workflowType":"order","taskQueue":"orders","args":[{"orderId":"1","sku":"book","quantity":1,"amountCents":2500,"phone":"+100","packTimeout":"1h","ratingDelay":"5s"}]}'`);
@@ -64,7 +67,7 @@ async function dev(argv: string[]): Promise<void> {
     stopping = true;
     console.log('stopping…');
     stopLagSampler();
-    await Promise.all(workers.map((w) => w.stop(5_000)));
+    await Promise.all([...workers.map((w) => w.stop(5_000)), schedules.stop(5_000)]);
     server.close();
     await stopTaskBridges(engine);
     await engine.stop();

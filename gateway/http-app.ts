@@ -15,6 +15,7 @@ import { UI_HTML } from './ui.js';
 import { taskRoutes } from './task-endpoints/task-routes.js';
 import { visibilityRoutes } from './visibility-routes.js';
 import { updateRoutes } from './update-routes.js';
+import { scheduleRoutes } from './schedules/schedule-routes.js';
 
 /** What the HTTP app serves. */
 export interface HttpAppOptions {
@@ -152,6 +153,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
   app.use(resetRoutes(engine, options.selfEndpoint));
   app.use(visibilityRoutes(engine));
   app.use(updateRoutes(engine));
+  app.use(scheduleRoutes(engine));
   app.use((req, _res, next) => next(new HttpError(404, 'NOT_FOUND', `no route for ${req.method} ${req.path}`)));
   app.use(errorHandler);
   return app;

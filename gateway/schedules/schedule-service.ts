@@ -1,0 +1,193 @@
+/**
+ * Schedule operations on an engine node: each is a start, a signal or a query of the schedule's
+ * scheduler workflow (`sdk/schedules/scheduler-workflow.ts`), with the API's errors: 400 for a bad
+ * definition naming the field, 404 for an unknown (or deleted) schedule, 409 for an id in use.
+ * @module
+ */
+import { LogbookError } from '../../topics/errors.js';
+import type { Reply } from '../../topics/schemas/reply/index.js';
+import {
+  instantOf,
+  overlapPolicyOf,
+  scheduleDefinitionOf,
+  ScheduleDefinitionError,
+  type OverlapPolicy,
+  type ScheduleDefinition,
+} from '../../sdk/schedules/schedule-definition.js';
+import {
+  SCHEDULER_DESCRIBE_QUERY,
+  SCHEDULER_TASK_QUEUE,
+  SCHEDULER_WORKFLOW_ID_PREFIX,
+  SCHEDULER_WORKFLOW_TYPE,
+  SchedulerSignal,
+  schedulerWorkflowId,
+  type BackfillRequest,
+  type ScheduleDescription,
+} from '../../sdk/schedules/scheduler-protocol.js';
+import type { Engine } from '../engine.js';
+import { HttpError } from '../http-errors.js';
+import { listExecutions, MAX_PAGE_SIZE } from '../visibility-listing.js';
+
+/** A schedule as listed. */
+export interface ScheduleListEntry {
+  readonly scheduleId: string;
+  /** The workflow type its actions start (as created). */
+  readonly workflowType: string | null;
+  /** When the schedule was created (RFC 3339). */
+  readonly createdAt: string;
+}
+
+/** Creates, reads and changes the schedules of an engine's namespaces. */
+export class ScheduleService {
+  constructor(private readonly engine: Engine) {}
+
+  /** Creates a schedule from its JSON definition (`scheduleId` in it); 409 if the id is in use. */
+  async create(namespace: string, body: unknown): Promise<{ scheduleId: string }> {
+    const scheduleId = scheduleIdOf((body as { scheduleId?: unknown } | null)?.scheduleId);
+    const schedule = checked(() => scheduleDefinitionOf(body, scheduleId));
+    // Scheduler workers run for registered namespaces only: elsewhere the schedule would never run.
+    if (!this.engine.namespaces.get(namespace)) {
+      throw new HttpError(404, 'NamespaceNotFound', `namespace ${namespace} is not registered: register it (POST /api/v1/namespaces) before creating schedules in it`);
+    }
+    const reply = await this.engine.client.start({
+      namespace,
+      workflowId: schedulerWorkflowId(scheduleId),
+      workflowType: SCHEDULER_WORKFLOW_TYPE,
+      taskQueue: SCHEDULER_TASK_QUEUE,
+      args: [{ scheduleId, schedule }],
+      workflowIdConflictPolicy: 'Fail',
+      workflowIdReusePolicy: 'AllowDuplicate',
+      memo: { workflowType: schedule.action.workflowType },
+    });
+    if (reply.kind === 'Error') {
+      if (reply.failure?.code === 'WorkflowExecutionAlreadyStarted') throw new HttpError(409, 'ScheduleAlreadyRunning', `schedule ${scheduleId} already exists in namespace ${namespace}`);
+      throw new LogbookError(reply.failure?.code ?? 'ENGINE_ERROR', reply.failure?.message ?? 'the engine refused the schedule');
+    }
+    return { scheduleId };
+  }
+
+  /** The schedule's definition and info, answered by its scheduler; 404 if unknown or deleted. */
+  async describe(namespace: string, scheduleId: string): Promise<ScheduleDescription> {
+    let description: ScheduleDescription;
+    try {
+      description = await this.engine.client.query<ScheduleDescription>(schedulerWorkflowId(scheduleId), SCHEDULER_DESCRIBE_QUERY, [], { namespace });
+    } catch (error) {
+      if (error instanceof LogbookError && error.code === 'WorkflowNotFound') throw notFound(namespace, scheduleId);
+      throw error;
+    }
+    if (description.deleted) throw notFound(namespace, scheduleId);
+    return description;
+  }
+
+  /** The schedules of a namespace (their scheduler runs that are open), newest first. */
+  async list(namespace: string): Promise<ScheduleListEntry[]> {
+    const query = `WorkflowType = '${SCHEDULER_WORKFLOW_TYPE}' AND ExecutionStatus = 'Running'`;
+    const entries: ScheduleListEntry[] = [];
+    let nextPageToken: string | null = null;
+    do {
+      const page = await listExecutions(this.engine, { namespace, query, pageSize: MAX_PAGE_SIZE, ...(nextPageToken ? { nextPageToken } : {}) }, false);
+      for (const run of page.executions) {
+        if (!run.workflowId.startsWith(SCHEDULER_WORKFLOW_ID_PREFIX)) continue;
+        const memo = (run.memo ?? {}) as { workflowType?: string };
+        entries.push({ scheduleId: run.workflowId.slice(SCHEDULER_WORKFLOW_ID_PREFIX.length), workflowType: memo.workflowType ?? null, createdAt: run.startTime });
+      }
+      nextPageToken = page.nextPageToken;
+    } while (nextPageToken);
+    return entries;
+  }
+
+  /** Pauses the schedule: no scheduled actions until unpaused (triggers and backfills still act). */
+  pause(namespace: string, scheduleId: string, note?: unknown): Promise<void> {
+    return this.signal(namespace, scheduleId, SchedulerSignal.pause, [noteOf(note)]);
+  }
+
+  /** Resumes scheduled actions from now on (the ones missed while paused are not taken). */
+  unpause(namespace: string, scheduleId: string, note?: unknown): Promise<void> {
+    return this.signal(namespace, scheduleId, SchedulerSignal.unpause, [noteOf(note)]);
+  }
+
+  /** Takes an action now, under `overlap` (default: the schedule's policy). */
+  trigger(namespace: string, scheduleId: string, overlap?: unknown): Promise<void> {
+    return this.signal(namespace, scheduleId, SchedulerSignal.trigger, [optionalOverlap(overlap, 'overlap')]);
+  }
+
+  /** Takes the actions the spec had in each range (`{ startAt, endAt, overlap? }`, both ends included). */
+  backfill(namespace: string, scheduleId: string, body: unknown): Promise<void> {
+    const source = body as { backfills?: unknown } | null;
+    const items = Array.isArray(source?.backfills) ? source.backfills : [body];
+    const requests = items.map((item, i) => backfillOf(item, Array.isArray(source?.backfills) ? `backfills[${i}]` : 'backfill'));
+    return this.signal(namespace, scheduleId, SchedulerSignal.backfill, [requests]);
+  }
+
+  /** Replaces spec, action and policies; the state (paused, note, remaining actions) is kept unless given. */
+  async update(namespace: string, scheduleId: string, body: unknown): Promise<void> {
+    const next = checked(() => scheduleDefinitionOf(body, scheduleId));
+    const current = await this.describe(namespace, scheduleId);
+    const keepState = (body as { state?: unknown }).state === undefined;
+    const schedule: ScheduleDefinition = keepState ? { ...next, state: current.schedule.state } : next;
+    await this.signal(namespace, scheduleId, SchedulerSignal.update, [schedule]);
+  }
+
+  /** Deletes the schedule: its scheduler ends; runs it started are left alone. */
+  delete(namespace: string, scheduleId: string): Promise<void> {
+    return this.signal(namespace, scheduleId, SchedulerSignal.delete, []);
+  }
+
+  private async signal(namespace: string, scheduleId: string, signalName: string, args: unknown[]): Promise<void> {
+    const body = {
+      type: 'SignalWorkflowExecution' as const,
+      signalName,
+      input: args.map((a) => this.engine.dataConverter.toPayload(a)),
+      identity: 'schedule-api',
+      header: {},
+      externalInitiator: null,
+      childWorkflowOnly: false,
+    };
+    const reply: Reply | undefined = await this.engine.client.send(this.engine.client.envelope(namespace, schedulerWorkflowId(scheduleId), body), { awaitReply: true });
+    if (!reply) throw new LogbookError('REPLY_TIMEOUT', 'the engine did not answer');
+    if (reply.kind !== 'Error') return;
+    const code = reply.failure?.code;
+    if (code === 'WorkflowNotFound' || code === 'WorkflowClosed') throw notFound(namespace, scheduleId);
+    throw new LogbookError(code ?? 'ENGINE_ERROR', reply.failure?.message ?? 'the engine refused the request');
+  }
+}
+
+function notFound(namespace: string, scheduleId: string): HttpError {
+  return new HttpError(404, 'ScheduleNotFound', `schedule ${scheduleId} does not exist in namespace ${namespace}`);
+}
+
+/** Runs a definition check; its error becomes a 400 naming the field. */
+function checked<T>(check: () => T): T {
+  try {
+    return check();
+  } catch (error) {
+    if (error instanceof ScheduleDefinitionError) throw new HttpError(400, 'INVALID_SCHEDULE', error.message);
+    throw error;
+  }
+}
+
+function scheduleIdOf(value: unknown): string {
+  if (typeof value !== 'string' || value === '') throw new HttpError(400, 'INVALID_SCHEDULE', "'scheduleId' must be a non-empty string");
+  return value;
+}
+
+function noteOf(note: unknown): string | null {
+  if (note === undefined || note === null) return null;
+  if (typeof note !== 'string') throw new HttpError(400, 'INVALID_SCHEDULE', "'note' must be a string");
+  return note;
+}
+
+function optionalOverlap(value: unknown, what: string): OverlapPolicy | null {
+  return value === undefined || value === null ? null : checked(() => overlapPolicyOf(value, what, 'SKIP'));
+}
+
+function backfillOf(item: unknown, what: string): BackfillRequest {
+  return checked(() => {
+    if (item === null || typeof item !== 'object') throw new ScheduleDefinitionError(`'${what}' must be an object with startAt and endAt`);
+    const { startAt, endAt, overlap } = item as Record<string, unknown>;
+    const startAtMs = instantOf(startAt, `${what}.startAt`);
+    const endAtMs = instantOf(endAt, `${what}.endAt`);
+    if (endAtMs < startAtMs) throw new ScheduleDefinitionError(`'${what}.endAt' is before '${what}.startAt'`);
+    return { startAtMs, endAtMs, overlap: optionalOverlap(overlap, `${what}.overlap`) };
+  });
+}

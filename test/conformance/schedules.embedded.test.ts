@@ -1,0 +1,4 @@
+import { describe } from 'node:test';
+import { schedulesConformance } from './schedules-conformance.js';
+
+describe('schedules on the embedded backend', () => schedulesConformance('embedded'));
