@@ -292,10 +292,11 @@ export class HistoryApplier {
     return jobs;
   }
 
-  // The local-activity outcomes among the command events that start at `from`, by sequence number.
+  // The local-activity outcomes among the command events that start at `from`, by sequence number
+  // (update events are among them: an update handler may run local activities).
   #localActivitiesOfTask(events: readonly HistoryEvent[], from: number): Map<number, LocalActivityOutcome> {
     const outcomes = new Map<number, LocalActivityOutcome>();
-    for (let i = from; i < events.length && isCommandEvent(events[i]!); i++) {
+    for (let i = from; i < events.length && (isCommandEvent(events[i]!) || isUpdateEvent(events[i]!)); i++) {
       const a = events[i]!.attributes;
       const outcome = a.type === 'MarkerRecorded' ? localActivityOf(a.markerName, a.details, a.failure) : null;
       if (outcome !== null) outcomes.set(outcome.seq, outcome);

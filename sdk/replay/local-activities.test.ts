@@ -88,3 +88,23 @@ test('a query worker running a pending task stops at its local activities withou
   assert.match(refused.failure.message, /no local activity runner/);
   plain.dispose();
 });
+
+test('an update handler that runs a local activity replays from its marker, recorded between the update\'s accepted and completed events', async () => {
+  const h = new HistoryBuilder({ workflowType: 'cartWithLookups' }).start();
+  const run = WorkflowRun.create(await bundle(), h.identity, { logger: () => undefined });
+  h.completeTask(commandsOf(await run.activateWithLocalActivities(h.events, neverRun)));
+  h.scheduleTask();
+  const update = {
+    messageId: 'u1/request', protocolInstanceId: 'u1', sequencingEventId: h.events.at(-1)!.eventId,
+    request: { updateId: 'u1', identity: 'test', name: 'addLookedUp', header: {}, args: [payload('book')] },
+  };
+  const seen: LocalActivityRequest[] = [];
+  const live = commandsOf(await run.activateWithLocalActivities(h.since(run.lastEventId), recordingRunner(seen), [update]));
+  assert.equal(seen.length, 1, 'the handler ran its local activity live');
+  h.completeTask(live).signal('doneAdding').scheduleTask();
+  const types = h.events.map((e) => e.attributes.type);
+  assert.ok(types.indexOf('WorkflowExecutionUpdateAccepted') < types.indexOf('MarkerRecorded'), `accepted before the marker: ${types.join(', ')}`);
+
+  const replayed = WorkflowRun.create(await bundle(), h.identity, { logger: () => undefined });
+  assert.deepEqual(completedWith(await replayed.activateWithLocalActivities(h.events, neverRun)), ['book-found']);
+});
