@@ -16,6 +16,7 @@ import type { MutableStateSnapshot } from '../../topics/schemas/mutable-state-sn
 import type { HistoryConfig } from './config.js';
 import { openContext, rejectionOnly } from './context.js';
 import { finishWithinLimits } from './history-limits.js';
+import { oversizedInputRejection } from './payload-limits.js';
 import { applyStart, type StartCommand } from './start.js';
 import { RejectionCode, type Transition } from './transition.js';
 import { updateMessagesOf, updateWorkflow } from './updates.js';
@@ -88,6 +89,9 @@ export function applyUpdateWithStart(current: MutableStateSnapshot | null, comma
   if (!update || !update.request.updateId || !update.request.name) {
     return rejectionOnly(command.replyTo, runId, { code: RejectionCode.InvalidArgument, message: `the '${UPDATE_WITH_START_HEADER}' header of an update-with-start is malformed` });
   }
+  // Checked before the start, so an update the run could never take does not start a run either.
+  const tooLarge = oversizedInputRejection(config, command.namespace, `update ${update.request.updateId} of update-with-start`, update.request.args);
+  if (tooLarge) return rejectionOnly(command.replyTo, runId, tooLarge);
   if (body.workflowIdConflictPolicy !== 'UseExisting') {
     const message = `update-with-start needs workflowIdConflictPolicy UseExisting, got ${body.workflowIdConflictPolicy}`;
     return rejectionOnly(command.replyTo, runId, { code: RejectionCode.InvalidArgument, message });

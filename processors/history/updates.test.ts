@@ -211,4 +211,21 @@ describe('workflow updates', () => {
     assert.equal(d.state!.executionInfo.runId, 'run-1');
     assert.deepEqual(d.lastWorkflowTask().messages.map((m) => m.request.updateId), ['u2']);
   });
+
+  it('an update or update-with-start whose arguments exceed the payload limit is refused with InvalidArgument, before anything is admitted or started', () => {
+    const config: HistoryConfig = { ...defaultHistoryConfig, limits: { ...defaultHistoryConfig.limits, maxPayloadBytes: 1000 } };
+    const big = [json('x'.repeat(5000))];
+    const d = idleRun(config);
+    const refused = d.send('UpdateWorkflowExecution', { request: request('u-big', 'addItem', big), waitForStage: 'Completed' }, { replyTo: 'r1' });
+    assert.equal(refused.rejection?.code, 'InvalidArgument');
+    assert.match(refused.rejection!.message, /update u-big/);
+    assert.deepEqual(d.state!.pendingUpdates, [], 'nothing admitted');
+    assert.equal(d.state!.executionInfo.status, 'Running', 'the run goes on');
+
+    const fresh = new HistoryDriver(config);
+    const header = { [UPDATE_WITH_START_HEADER]: encodeUpdateWithStart({ request: request('u-big', 'addItem', big), waitForStage: 'Completed' }) };
+    const t = fresh.start({ workflowIdConflictPolicy: 'UseExisting', header }, { replyTo: 'r2' });
+    assert.equal(t.rejection?.code, 'InvalidArgument');
+    assert.equal(fresh.state, null, 'no run was started');
+  });
 });

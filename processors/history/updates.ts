@@ -38,6 +38,7 @@ import {
   type UpdateOutcome,
 } from './update-registry.js';
 import { awaitingStartDelay, dispatchWorkflowTask, scheduleWorkflowTask, workflowTaskInFlight } from './workflow-task-schedule.js';
+import { refuseOversizedInput } from './payload-limits.js';
 
 /** Failure code of the reply to an update the workflow's validator rejected. */
 export const UPDATE_REJECTED = 'UpdateRejected';
@@ -167,7 +168,7 @@ export function updateWorkflow(ctx: Ctx, body: CommandBodyOf<'UpdateWorkflowExec
     reject(ctx, UPDATE_NOT_FOUND, `update ${request.updateId} not found in run ${state.executionInfo.runId} (it was never sent, or its validator rejected it)`);
     return;
   }
-  if (refuseOverLimits(ctx, request.updateId)) return;
+  if (refuseOversizedInput(ctx, `update ${request.updateId}`, request.args) || refuseOverLimits(ctx, request.updateId)) return;
   state.pendingUpdates.push({ request, admittedTime: ctx.now, acceptedEventId: null, waitForStage, replyTo: ctx.command?.replyTo ?? null });
   requestTaskForUpdates(ctx);
 }
