@@ -28,11 +28,15 @@ describe('namespace guard', () => {
     assert.equal(check(guardOver([], true), 'default', 'POST', '/workflows'), undefined, 'default always exists');
   });
 
-  it('refuses starts in a deprecated namespace with 409, and lets its other calls through', () => {
+  it('refuses starts (start, signal-with-start, update-with-start, a new schedule) in a deprecated namespace with 409, and lets its other calls through', () => {
     const deprecated = applyNamespaceChanges(blankNamespace('old', 0), { state: 'Deprecated' }, 0);
     const guard = guardOver([deprecated], true);
     assert.equal(check(guard, 'old', 'POST', '/workflows')?.code, 'NamespaceDeprecated');
     assert.equal(check(guard, 'old', 'POST', '/workflows/w-1/signal-with-start')?.status, 409);
+    assert.equal(check(guard, 'old', 'POST', '/workflows/w-1/update-with-start/addItem')?.status, 409);
+    assert.equal(check(guard, 'old', 'POST', '/schedules')?.status, 409);
+    assert.equal(check(guard, 'old', 'POST', '/workflows/w-1/update/addItem'), undefined);
+    assert.equal(check(guard, 'old', 'POST', '/schedules/nightly/pause'), undefined);
     assert.equal(check(guard, 'old', 'POST', '/workflows/w-1/signals/go'), undefined);
   });
 

@@ -3,12 +3,20 @@ import { TokenBuckets } from '../processors/namespaces/token-bucket.js';
 import type { Engine } from './engine.js';
 import { HttpError } from './http-errors.js';
 
+/** The calls that start workflows (paths below `/api/v1/namespaces/{ns}`). */
+const STARTS: readonly RegExp[] = [
+  /^\/workflows\/?$/,
+  /^\/workflows\/[^/]+\/signal-with-start\/?$/,
+  /^\/workflows\/[^/]+\/update-with-start\/[^/]+\/?$/,
+  /^\/schedules\/?$/,
+];
+
 /**
  * What every call under `/api/v1/namespaces/{ns}/…` passes first, on this gateway node:
  *
  * - an unregistered namespace is refused with 404 `NamespaceNotFound` when the engine requires
  *   registration (otherwise it works with the engine's defaults);
- * - a start (start, signal-with-start) in a `Deprecated` namespace is refused with 409
+ * - a start (start, signal-with-start, update-with-start, creating a schedule) in a `Deprecated` namespace is refused with 409
  *   `NamespaceDeprecated`;
  * - the namespace's `apiCallsPerSecond` and, for starts, `startsPerSecond` are token buckets
  *   (burst: one second's worth); over them the call gets 429 `RESOURCE_EXHAUSTED` naming the
@@ -35,7 +43,7 @@ export class NamespaceGuard {
       if (this.engine.requireRegisteredNamespaces) return next(new HttpError(404, 'NamespaceNotFound', `namespace ${name} is not registered`));
       return next();
     }
-    const isStart = req.method === 'POST' && (/^\/workflows\/?$/.test(req.path) || /^\/workflows\/[^/]+\/signal-with-start\/?$/.test(req.path));
+    const isStart = req.method === 'POST' && STARTS.some((path) => path.test(req.path));
     if (isStart && namespace.state === 'Deprecated') {
       return next(new HttpError(409, 'NamespaceDeprecated', `namespace ${name} is deprecated: running workflows go on, new ones cannot be started`));
     }

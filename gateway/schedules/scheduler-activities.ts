@@ -30,12 +30,15 @@ export function schedulerActivities(engine: Engine): SchedulerActivities {
     },
     endScheduledRuns: async (namespace, runs, how, reason) => {
       for (const run of runs) {
+        // Only a chain the schedule started, whatever run it is at now (continue-as-new, retry, reset):
+        // the request names no run id, so it reaches the current one.
+        if (!(await isOpen(engine, namespace, run))) continue;
         const body =
           how === 'cancel'
             ? { type: 'RequestCancelWorkflowExecution' as const, identity: 'logbook-scheduler', reason, externalInitiator: null, childWorkflowOnly: false }
             : { type: 'TerminateWorkflowExecution' as const, reason, details: null, identity: 'logbook-scheduler' };
         // An Error reply means the run already closed: nothing left to end.
-        answered(await engine.client.send(engine.client.envelope(namespace, run.workflowId, body, { runId: run.runId }), { awaitReply: true }));
+        answered(await engine.client.send(engine.client.envelope(namespace, run.workflowId, body, { runId: null }), { awaitReply: true }));
       }
     },
   };
@@ -44,6 +47,10 @@ export function schedulerActivities(engine: Engine): SchedulerActivities {
 async function startScheduledWorkflow(engine: Engine, request: ScheduledStartRequest): Promise<ScheduledStartOutcome> {
   const { action, nominalMs } = request;
   const workflowId = scheduledWorkflowId(action, nominalMs);
+  // A deprecated namespace starts no new workflows, scheduled ones included (running ones go on).
+  if (engine.namespaces.get(request.namespace)?.state === 'Deprecated') {
+    return { started: false, workflowId, reason: `namespace ${request.namespace} is deprecated: new workflows cannot be started` };
+  }
   const reply = answered(
     await engine.client.start({
       namespace: request.namespace,
@@ -73,9 +80,13 @@ function answered(reply: Reply | undefined): Reply {
   return reply;
 }
 
-/** Whether `run` is still the workflow's open run, read from the owner's store (or its gateway). */
+/**
+ * Whether the chain `run` started is still open, read from the owner's store (or its gateway): the
+ * workflow's current run is open and is `run` or one of its successors (continue-as-new, retries,
+ * cron runs and resets keep the chain's first run id).
+ */
 async function isOpen(engine: Engine, namespace: string, run: RunRef): Promise<boolean> {
-  let info: { runId: string; status: string } | undefined;
+  let info: { runId: string; firstExecutionRunId: string; status: string } | undefined;
   try {
     info = (await engine.describe(namespace, run.workflowId))?.executionInfo;
   } catch (error) {
@@ -84,7 +95,7 @@ async function isOpen(engine: Engine, namespace: string, run: RunRef): Promise<b
     const response = await fetch(url, { headers: { 'x-logbook-forwarded': '1' } });
     if (response.status === 404) return false;
     if (!response.ok) throw new LogbookError('SHARD_UNAVAILABLE', `describe of ${run.workflowId} at ${error.ownerEndpoint} answered ${response.status}`, { retriable: true });
-    info = ((await response.json()) as { executionInfo?: { runId: string; status: string } }).executionInfo;
+    info = ((await response.json()) as { executionInfo?: { runId: string; firstExecutionRunId: string; status: string } }).executionInfo;
   }
-  return info !== undefined && info.runId === run.runId && info.status === 'Running';
+  return info !== undefined && (info.runId === run.runId || info.firstExecutionRunId === run.runId) && info.status === 'Running';
 }

@@ -143,6 +143,25 @@ export function schedulesConformance(backend: 'kafka' | 'embedded'): void {
     await endRun(next.info.recentActions[1]!.workflowId);
   });
 
+  test('a started workflow that continued as new is still the schedule\'s run: SKIP skips while it is open, TERMINATE_OTHER ends its current run', async () => {
+    const scheduleId = uniqueName('chain');
+    const handle = await schedules.create({
+      scheduleId, spec: { intervals: [{ every: '1s' }] }, action: { workflowType: 'scheduledChain', taskQueue: queue, args: [scheduleId] },
+    });
+    const skipping = await describedWhen(handle, 'two skipped actions', (d) => d.info.numActionsSkippedOverlap >= 2);
+    assert.equal(skipping.info.numActions, 1, 'no second run while the continued one is open');
+    await handle.update({
+      spec: { intervals: [{ every: '1s' }] }, action: { workflowType: 'scheduledChain', taskQueue: queue, args: [scheduleId] },
+      policies: { overlap: 'TERMINATE_OTHER' },
+    });
+    const replaced = await describedWhen(handle, 'a second action', (d) => d.info.numActions >= 2);
+    await handle.delete();
+    const [first, second] = replaced.info.recentActions;
+    const outcome = await workflows.getHandle(first!.workflowId).result('30s');
+    assert.equal(outcome.status, 'Terminated', 'the continued run, not only the first, was terminated');
+    await endRun(second!.workflowId);
+  });
+
   test('ALLOW_ALL starts every action while earlier runs are still open', async () => {
     const handle = await create('allow-all', { holdOpen: true, policies: { overlap: 'ALLOW_ALL' } });
     const described = await describedWhen(handle, 'three actions', (d) => d.info.numActions >= 3);
