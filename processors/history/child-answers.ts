@@ -50,7 +50,7 @@ export function notifyParentOfClose(ctx: Ctx, outcome: RunOutcome): void {
     workflowExecution: { workflowId: info.workflowId, runId: info.runId }, workflowType: info.workflowType, status: outcome.status,
     result: outcome.result, details: outcome.status === 'Canceled' ? outcome.failure?.details ?? null : null,
     failure: failed ? outcome.failure : null,
-    retryState: failed ? 'RetryPolicyNotSet' : outcome.status === 'TimedOut' ? 'Timeout' : null,
+    retryState: failed || outcome.status === 'TimedOut' ? outcome.retryState ?? (failed ? 'RetryPolicyNotSet' : 'Timeout') : null,
   }));
 }
 

@@ -172,6 +172,24 @@ describe('child workflows', () => {
     assert.deepEqual(completed.result, json('second try'));
   });
 
+  it('tells the parent why a failed child was not retried: the retryState its WorkflowExecutionFailed records', () => {
+    const parent = new HistoryDriver(undefined, 'parent');
+    const child = new HistoryDriver(undefined, 'child');
+    parent.start({ runId: 'run-p' });
+    parent.completeWorkflowTask([{ ...startChild(), retryPolicy: retryPolicy({ maximumAttempts: 1 }) }]);
+    child.receive(parent.outbox[0]!);
+    parent.receive(child.outbox[0]!);
+    parent.completeWorkflowTask([]);
+    child.completeWorkflowTask([{ type: 'FailWorkflowExecution', failure: failure('InvoiceRejected') }]);
+    const closing = child.events.at(-1)!.attributes;
+    assert.ok(closing.type === 'WorkflowExecutionFailed');
+    assert.equal(closing.retryState, 'MaximumAttemptsReached');
+    parent.receive(child.outbox.at(-1)!);
+    const failed = parent.events.at(-2)!.attributes;
+    assert.ok(failed.type === 'ChildWorkflowExecutionFailed');
+    assert.equal(failed.retryState, 'MaximumAttemptsReached');
+  });
+
   it('applies the parent close policies when the parent closes: Terminate and RequestCancel reach the child, Abandon sends nothing', () => {
     const parent = new HistoryDriver(undefined, 'parent');
     parent.start({ runId: 'run-p' });

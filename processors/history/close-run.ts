@@ -21,6 +21,8 @@ export interface RunOutcome {
   status: Exclude<WorkflowExecutionStatus, 'Running'>;
   result: Payload | null;
   failure: Failure | null;
+  /** Why a failed or timed-out run was not retried, as its closing event records it (a parent is told the same). */
+  retryState?: RetryState;
 }
 
 /** The Result reply a waiter gets from a closed run. */
@@ -88,6 +90,6 @@ export function timeOutRun(ctx: Ctx, executionTimeout: boolean, retryState: Retr
   closeFromOutside(
     ctx,
     () => appendEvent(ctx, { type: 'WorkflowExecutionTimedOut', retryState, newExecutionRunId: null }),
-    { status: 'TimedOut', result: null, failure: engineFailure('TimedOut', `workflow ${what} timeout`) },
+    { status: 'TimedOut', result: null, failure: engineFailure('TimedOut', `workflow ${what} timeout`), retryState },
   );
 }

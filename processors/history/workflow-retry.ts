@@ -42,11 +42,9 @@ export function failWorkflow(ctx: Ctx, failure: Failure, completedEventId: numbe
     return;
   }
   if (startNextCronRun(ctx, { result: null, failure, completedEventId })) return;
-  appendEvent(ctx, {
-    type: 'WorkflowExecutionFailed', failure, retryState: decision?.retryState ?? 'RetryPolicyNotSet',
-    workflowTaskCompletedEventId: completedEventId, newExecutionRunId: null,
-  });
-  closeRun(ctx, { status: 'Failed', result: null, failure });
+  const retryState = decision?.retryState ?? 'RetryPolicyNotSet';
+  appendEvent(ctx, { type: 'WorkflowExecutionFailed', failure, retryState, workflowTaskCompletedEventId: completedEventId, newExecutionRunId: null });
+  closeRun(ctx, { status: 'Failed', result: null, failure, retryState });
 }
 
 /**
