@@ -36,4 +36,13 @@ describe('namespace model', () => {
     assert.equal(retentionFor(config, 'ns'), 3_600_000);
     assert.equal(retentionFor(config, 'other'), 72 * 3_600_000);
   });
+
+  it('sets every per-run limit of the engine per namespace, the workflow-task rate, payload, children and update limits included', () => {
+    const limits = { maxWorkflowTasksPerSecond: 20, maxPayloadBytes: 4096, maxPendingChildWorkflows: 10, maxInFlightUpdatesPerRun: 2, maxUpdatesPerRun: 50 };
+    const config = historyConfigWith(defaultHistoryConfig, [applyNamespaceChanges(blankNamespace('ns', 0), { historyLimits: limits }, 0)]);
+    const applied = limitsFor(config, 'ns');
+    assert.deepEqual(Object.fromEntries(Object.keys(limits).map((k) => [k, applied[k as keyof typeof applied]])), limits);
+    const engineLimits = Object.keys(defaultHistoryConfig.limits).sort();
+    assert.deepEqual(Object.keys(blankNamespace('ns', 0).historyLimits).sort(), engineLimits, 'a namespace can set exactly the limits the engine has');
+  });
 });

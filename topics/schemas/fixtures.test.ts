@@ -48,13 +48,24 @@ for (const record of records) {
         if (file.version === codec.latest.version) {
           assert.deepStrictEqual(decoded, expected);
         } else {
-          for (const [key, value] of Object.entries(expected as Record<string, unknown>)) {
-            assert.deepStrictEqual(decoded[key], value, `field ${key}`);
-          }
+          assertKeepsFields(decoded, expected, '');
         }
       });
     }
   });
+}
+
+/**
+ * Every field `expected` had is in `decoded` with its value, at any depth: a newer reader may add
+ * fields with defaults to the record and to nested records, never change or drop one.
+ */
+function assertKeepsFields(decoded: unknown, expected: unknown, path: string): void {
+  const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v) && !Buffer.isBuffer(v);
+  if (!isRecord(expected) || !isRecord(decoded)) {
+    assert.deepStrictEqual(decoded, expected, `field ${path}`);
+    return;
+  }
+  for (const [key, value] of Object.entries(expected)) assertKeepsFields(decoded[key], value, path ? `${path}.${key}` : key);
 }
 
 describe('schema evolution', () => {

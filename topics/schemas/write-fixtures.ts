@@ -27,6 +27,7 @@ import { mutableStateSnapshotCases } from './mutable-state-snapshot/v1-fixture-c
 import { mutableStateSnapshotV2Cases } from './mutable-state-snapshot/v2-fixture-cases.js';
 import { mutableStateSnapshotV3Cases } from './mutable-state-snapshot/v3-fixture-cases.js';
 import { namespaceCases } from './namespace/v1-fixture-cases.js';
+import { namespaceV2Cases } from './namespace/v2-fixture-cases.js';
 import { mutableStateSnapshotV4Cases } from './mutable-state-snapshot/v4-fixture-cases.js';
 import { queryTaskCases } from './query-task/v1-fixture-cases.js';
 import { replyCases, replyV2Cases } from './reply/v1-fixture-cases.js';
@@ -55,6 +56,7 @@ const plan: readonly [RecordName, number, readonly FixtureCase<unknown>[]][] = [
   ['Reply', 2, replyV2Cases],
   ['QueryTask', 1, queryTaskCases],
   ['Namespace', 1, namespaceCases],
+  ['Namespace', 2, namespaceV2Cases],
 ];
 
 const overwrite = process.argv.includes('--overwrite');
