@@ -186,6 +186,24 @@ describe('workflow updates', () => {
     assert.match(late.rejection!.message, /workflow execution already completed/);
   });
 
+  it('refuses a closing completion while an update admitted during the task is unanswered: UnhandledCommand, and a new task delivers the update', () => {
+    const d = new HistoryDriver();
+    d.start();
+    const { scheduledEventId, attempt } = d.lastWorkflowTask();
+    d.send('WorkflowTaskStarted', { scheduledEventId, attempt, identity: 'worker-1' });
+    update(d, 'late', 'r1');
+    d.completeWorkflowTask([{ type: 'CompleteWorkflowExecution', result: json('done') }], false);
+    const failed = d.events.find((e) => e.attributes.type === 'WorkflowTaskFailed');
+    assert.ok(failed?.attributes.type === 'WorkflowTaskFailed');
+    assert.equal(failed.attributes.cause, 'UnhandledCommand');
+    assert.match(failed.attributes.failure?.message ?? '', /1 update\(s\)/);
+    assert.equal(d.state!.executionInfo.status, 'Running');
+    assert.deepEqual(d.lastWorkflowTask().messages.map((m) => m.request.updateId), ['late']);
+    d.completeWorkflowTask([accept('late'), respond('late', 'seen'), { type: 'CompleteWorkflowExecution', result: json('done') }]);
+    assert.equal(d.state!.executionInfo.status, 'Completed');
+    assert.equal(replyOf(d, 'r1')?.kind, 'UpdateResult');
+  });
+
   it('fails the task for a protocol message about an update that is not in flight', () => {
     const d = idleRun();
     update(d, 'u1', 'r1');

@@ -3,11 +3,13 @@
  * (transient attempts only), WorkflowTaskStarted, WorkflowTaskCompleted, one event per command,
  * the events buffered meanwhile, and a new WorkflowTaskScheduled if the workflow has something new
  * to see. Invalid commands fail the task instead; closing the run (complete, fail, cancel,
- * continue-as-new) while events are buffered is refused with UnhandledCommand and a new task
- * delivers them at once, so the workflow sees a signal before it hands over to a new run (Temporal).
+ * continue-as-new) while events are buffered, or while updates it has not answered are admitted, is
+ * refused with UnhandledCommand and a new task delivers them at once, so the workflow sees a signal
+ * or an update before it hands over to a new run (Temporal).
  * @module
  */
-import type { CommandBodyOf } from '../../topics/schemas/command/index.js';
+import type { CommandBodyOf, WorkflowCommand } from '../../topics/schemas/command/index.js';
+import type { MutableStateSnapshot } from '../../topics/schemas/mutable-state-snapshot/index.js';
 import { appendEvent, engineFailure, type Ctx } from './context.js';
 import { closesRun, validateCommands } from './command-validation.js';
 import { flushBuffered } from './delivery.js';
@@ -18,6 +20,7 @@ import { failTaskAndTerminate, oversizedCommandPayload } from './payload-limits.
 import { endAttempt, pendingAttempt, writeAttemptStart } from './workflow-task-attempts.js';
 import { scheduleWorkflowTask } from './workflow-task-schedule.js';
 import { completeQuietly, completesQuietly, requestTaskForUpdates } from './updates.js';
+import { admittedUpdates } from './update-registry.js';
 
 /** Applies a workflow-task completion (see the module comment). */
 export function workflowTaskCompleted(ctx: Ctx, body: CommandBodyOf<'WorkflowTaskCompleted'>): void {
@@ -32,8 +35,9 @@ export function workflowTaskCompleted(ctx: Ctx, body: CommandBodyOf<'WorkflowTas
     endAttempt(ctx, task, { kind: 'Failed', cause: problem.cause, failure, identity: body.identity }, task.attempt + 1);
     return;
   }
-  if (body.commands.some(closesRun) && state.bufferedEvents.length > 0) {
-    const message = `the workflow tried to close while ${state.bufferedEvents.length} new event(s) were waiting; it gets a new workflow task`;
+  const unhandled = body.commands.some(closesRun) ? unhandledOnClose(state, body.commands) : null;
+  if (unhandled) {
+    const message = `the workflow tried to close while ${unhandled} were waiting; it gets a new workflow task`;
     const failure = engineFailure('UnhandledCommand', message);
     endAttempt(ctx, task, { kind: 'Failed', cause: 'UnhandledCommand', failure, identity: body.identity }, 1);
     return;
@@ -57,4 +61,18 @@ export function workflowTaskCompleted(ctx: Ctx, body: CommandBodyOf<'WorkflowTas
   const flushed = flushBuffered(ctx);
   if (flushed || needsWorkflowTask) scheduleWorkflowTask(ctx, 1);
   requestTaskForUpdates(ctx);
+}
+
+/**
+ * What a closing completion would leave unseen, described for the failure message, or null: events
+ * buffered while the task ran, and admitted updates the completion neither accepts nor rejects.
+ */
+function unhandledOnClose(state: MutableStateSnapshot, commands: readonly WorkflowCommand[]): string | null {
+  const answered = new Set(commands.flatMap((c) => (c.type === 'ProtocolMessage' && c.body.type !== 'UpdateResponse' ? [c.protocolInstanceId] : [])));
+  const updates = admittedUpdates(state).filter((u) => !answered.has(u.request.updateId)).length;
+  const parts = [
+    ...(state.bufferedEvents.length > 0 ? [`${state.bufferedEvents.length} new event(s)`] : []),
+    ...(updates > 0 ? [`${updates} update(s)`] : []),
+  ];
+  return parts.length > 0 ? parts.join(' and ') : null;
 }
