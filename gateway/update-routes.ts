@@ -25,7 +25,7 @@ import { HttpError, optionalArray, requireString } from './http-errors.js';
 import { toJsonView } from './json-views.js';
 
 const API = '/api/v1/namespaces/:namespace/workflows/:workflowId';
-const START_FIELDS = ['workflowIdReusePolicy', 'workflowExecutionTimeout', 'workflowRunTimeout', 'workflowTaskTimeout', 'searchAttributes', 'memo', 'requestId'] as const;
+const START_FIELDS = ['workflowIdReusePolicy', 'workflowExecutionTimeout', 'workflowRunTimeout', 'workflowTaskTimeout', 'searchAttributes', 'memo', 'requestId', 'retryPolicy', 'cronSchedule'] as const;
 
 /** Routes that send updates and wait for their outcome. */
 export function updateRoutes(engine: Engine): Router {
