@@ -190,4 +190,24 @@ describe('schedule HTTP routes', () => {
     const described = await inTenant('/tenant-report');
     assert.equal(described.status, 200, 'the tenant namespace\'s scheduler answered the describe query');
   });
+
+  test('a deprecated namespace\'s schedules take no more actions: each refused start is counted with its reason, not as an overlap', async () => {
+    const namespaces = base.replace('/namespaces/default/schedules', '/namespaces');
+    const json = (body: unknown) => ({ headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    assert.equal((await fetch(namespaces, { method: 'POST', ...json({ name: 'frozen' }) })).status, 201);
+    await waitFor('a scheduler worker for the new namespace', async () => workers.namespaces().includes('frozen'), 10_000);
+    const schedules = `${namespaces}/frozen/schedules`;
+    const every = { scheduleId: 'ticker', spec: { intervals: [{ every: '1s' }] }, action: { workflowType: 'report', taskQueue: 'nobody' }, policies: { overlap: 'ALLOW_ALL' } };
+    assert.equal((await fetch(schedules, { method: 'POST', ...json(every) })).status, 201);
+    type Info = { numActions: number; numActionsSkippedOverlap: number; numActionsFailedToStart: number; lastFailedStart: string | null };
+    const info = async () => ((await (await fetch(`${schedules}/ticker`)).json()) as { info: Info }).info;
+    await waitFor('a first action', async () => (await info()).numActions >= 1, 15_000);
+    assert.equal((await fetch(`${namespaces}/frozen`, { method: 'PATCH', ...json({ state: 'Deprecated' }) })).status, 200);
+    const refused = await waitFor('a refused start', async () => {
+      const now = await info();
+      return now.numActionsFailedToStart >= 1 ? now : undefined;
+    }, 15_000);
+    assert.match(refused.lastFailedStart ?? '', /namespace frozen is deprecated/);
+    assert.equal(refused.numActionsSkippedOverlap, 0);
+  });
 });

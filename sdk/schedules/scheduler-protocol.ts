@@ -91,6 +91,10 @@ export interface ScheduleDescription {
     readonly numActions: number;
     readonly numActionsMissedCatchupWindow: number;
     readonly numActionsSkippedOverlap: number;
+    /** Actions the engine refused to start (e.g. the workflow id already running, an invalid action, a deprecated namespace). */
+    readonly numActionsFailedToStart: number;
+    /** Why the last refused start was refused; null if none was. */
+    readonly lastFailedStart: string | null;
     readonly runningWorkflows: readonly RunRef[];
     /** The last actions, newest last. */
     readonly recentActions: readonly ScheduleActionResult[];

@@ -50,6 +50,9 @@ export interface SchedulerCarry {
   numActions: number;
   missedCatchupWindow: number;
   skippedOverlap: number;
+  /** Actions whose start the engine refused (not overlaps), and why the last one was; absent in carries of older schedulers. */
+  failedStarts?: number;
+  lastFailedStart?: string | null;
   recentActions: ScheduleActionResult[];
   running: RunRef[];
   /** Runs a CANCEL_OTHER start already asked to cancel. */
@@ -168,7 +171,9 @@ export async function logbookScheduler(input: SchedulerInput): Promise<string> {
     const requestId = `${startKey}/${carry.nextStartSeq++}`;
     const outcome = await activities.startScheduledWorkflow({ namespace, scheduleId, action: schedule.action, nominalMs: start.nominalMs, requestId });
     if (!outcome.started) {
-      carry.skippedOverlap++;
+      // A refused start (an invalid action, a deprecated namespace) is not an overlap: counted apart, with its reason.
+      carry.failedStarts = (carry.failedStarts ?? 0) + 1;
+      carry.lastFailedStart = outcome.reason;
       return;
     }
     carry.numActions++;
@@ -317,6 +322,8 @@ function describe(scheduleId: string, schedule: ScheduleDefinition, carry: Sched
       numActions: carry.numActions,
       numActionsMissedCatchupWindow: carry.missedCatchupWindow,
       numActionsSkippedOverlap: carry.skippedOverlap,
+      numActionsFailedToStart: carry.failedStarts ?? 0,
+      lastFailedStart: carry.lastFailedStart ?? null,
       runningWorkflows: carry.running,
       recentActions: carry.recentActions,
       nextActionTimes: next,
