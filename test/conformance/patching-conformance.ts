@@ -28,16 +28,36 @@ export function patchingConformance(backend: 'kafka' | 'embedded'): void {
   });
   after(async () => t.stop());
 
-  test('a v1 run fails on an unpatched deploy, then old runs finish on the old path and new runs take the patched path; deprecatePatch finishes patched runs', async () => {
+  test('a v1 run fails on an unpatched deploy, then old runs finish on the old path and new runs take the patched path; deprecatePatch finishes patched runs', async (context) => {
     const queue = uniqueName('patching');
+    // Every deploy still running is stopped when the test ends, also after a failed assertion: a
+    // worker left polling keeps the test process alive, so the failure would never be reported.
+    const running = new Set<Worker>();
+    context.after(async () => {
+      await Promise.all([...running].map((worker) => worker.stop(1_000)));
+    });
     const deploy = async (name: string): Promise<Worker> => {
       const worker = new Worker(t.engine.workerConnection(), { taskQueue: queue, workflowsPath: version(name), activities, history: engineHistoryFetcher(t.engine) });
+      running.add(worker);
       await worker.start();
       return worker;
     };
-    const completedActivities = async (id: string, runId: string) => (await t.history(id, runId)).filter((e) => e.attributes.type === 'ActivityTaskCompleted').length;
+    const retire = async (worker: Worker) => {
+      running.delete(worker);
+      await worker.stop(1_000);
+    };
+    // An activity's result is in history before the worker has run the workflow task that takes it.
+    // Stopping the worker in between hands that task to the next deploy, which then runs the rest on
+    // its own code path (a v1 run would take the unpatched audit step and never replay on the fix), so
+    // a run is waiting only once a workflow task has completed after its `count`-th activity result.
+    const waitingAfterActivities = async (id: string, runId: string, count: number) => {
+      const events = await t.history(id, runId);
+      const results = events.flatMap((e, i) => (e.attributes.type === 'ActivityTaskCompleted' ? [i] : []));
+      const nth = results[count - 1];
+      return nth !== undefined && events.slice(nth + 1).some((e) => e.attributes.type === 'WorkflowTaskCompleted');
+    };
     const waitForActivities = (id: string, runId: string, count: number) =>
-      waitFor(`${id} to complete ${count} activities`, async () => (await completedActivities(id, runId)) >= count, 60_000);
+      waitFor(`${id} to complete ${count} activities and wait for its signal`, () => waitingAfterActivities(id, runId, count), 60_000);
     const lackingAudit = async () =>
       (await openRunsLackingPatch(t.engine.localVisibilityRows(), { namespace: 'default', workflowType: 'audited', patchId: 'add-audit' })).map((r) => r.workflowId);
 
@@ -49,7 +69,7 @@ export function patchingConformance(backend: 'kafka' | 'embedded'): void {
     const oldRun = await t.start('audited', queue, old, []);
     await waitForActivities(broken, brokenRun, 1);
     await waitForActivities(old, oldRun, 1);
-    await v1.stop(1_000);
+    await retire(v1);
 
     // The bad deploy: the signalled run cannot replay.
     const unpatched = await deploy('v2-unpatched');
@@ -59,7 +79,7 @@ export function patchingConformance(backend: 'kafka' | 'embedded'): void {
     assert.equal(failed.attributes.cause, 'NonDeterministicError');
     assert.match(failed.attributes.failure?.message ?? '', /produced ScheduleActivityTask\(activityType=audit/);
     assert.equal((await t.engine.describe('default', broken))?.executionInfo.status, 'Running');
-    await unpatched.stop(1_000);
+    await retire(unpatched);
 
     // The fix: the broken run resumes on the old path; a new run takes the new one and records the patch.
     const patched = await deploy('v2-patched');
@@ -75,23 +95,19 @@ export function patchingConformance(backend: 'kafka' | 'embedded'): void {
     await t.signal(old, 'go', []);
     assert.equal(resultOf<string>(t.engine, await t.result(old, 120_000)), 'A+B');
     assert.deepEqual(await waitFor('no open run to lack the patch', async () => ((await lackingAudit()).length === 0 ? [] : undefined)), []);
-    await patched.stop(1_000);
+    await retire(patched);
 
     // No open run lacks the patch: deprecate it. The patched run finishes, a new one records a deprecated marker.
-    const deprecated = await deploy('v3-deprecated');
-    try {
-      await t.signal(fresh, 'go', []);
-      assert.equal(resultOf<string>(t.engine, await t.result(fresh, 120_000)), 'A+audited+B');
-      const newest = uniqueName('newest');
-      const newestRun = await t.start('audited', queue, newest, []);
-      await waitForActivities(newest, newestRun, 2);
-      await t.signal(newest, 'go', []);
-      assert.equal(resultOf<string>(t.engine, await t.result(newest, 120_000)), 'A+audited+B');
-      const deprecatedMarker = (await t.history(newest, newestRun)).find((e) => patchOf(e) !== null);
-      assert.deepEqual(deprecatedMarker && patchOf(deprecatedMarker), { patchId: 'add-audit', deprecated: true });
-    } finally {
-      await deprecated.stop(1_000);
-    }
+    await deploy('v3-deprecated');
+    await t.signal(fresh, 'go', []);
+    assert.equal(resultOf<string>(t.engine, await t.result(fresh, 120_000)), 'A+audited+B');
+    const newest = uniqueName('newest');
+    const newestRun = await t.start('audited', queue, newest, []);
+    await waitForActivities(newest, newestRun, 2);
+    await t.signal(newest, 'go', []);
+    assert.equal(resultOf<string>(t.engine, await t.result(newest, 120_000)), 'A+audited+B');
+    const deprecatedMarker = (await t.history(newest, newestRun)).find((e) => patchOf(e) !== null);
+    assert.deepEqual(deprecatedMarker && patchOf(deprecatedMarker), { patchId: 'add-audit', deprecated: true });
   });
 
   test('a sideEffect value recorded in history is what a new worker replaying the run returns, even with changed code', async () => {
