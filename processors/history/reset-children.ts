@@ -14,8 +14,9 @@
  * that started it), so a continue-as-new successor or a later run never has one and never takes an
  * answer that is not its own.
  *
- * The run's own parent close policy reaches an inherited child under the initiating run's name,
- * the only parent the child knows (`parentCloseSenderOf`).
+ * The run's own parent close policy, and its `childWorkflowOnly` signals and cancellation requests,
+ * reach an inherited child under the initiating run's name, the only parent the child knows
+ * (`parentCloseSenderOf`, `inheritedParentRunOf`).
  * @module
  */
 import type { Command, ResetBaseEvent } from '../../topics/schemas/command/index.js';
@@ -43,6 +44,21 @@ export function initiatingRunOf(state: MutableStateSnapshot, initiatedEventId: n
 /** The run a pending child knows as its parent: the initiating run of an inherited child, else this run. */
 export function parentCloseSenderOf(state: MutableStateSnapshot, initiatedEventId: number): string {
   return initiatingRunOf(state, initiatedEventId) ?? state.executionInfo.runId;
+}
+
+/**
+ * The run an inherited pending child with this workflow id knows as its parent, or null if the run
+ * has no such child: a `childWorkflowOnly` signal or cancellation to it names that run as its
+ * initiator, which the child checks (`notChildOfSender`); `reset-child-requests.ts` routes the
+ * answer back.
+ */
+export function inheritedParentRunOf(state: MutableStateSnapshot, namespace: string, workflowId: string): string | null {
+  for (const child of state.pendingChildren) {
+    if (child.namespace !== namespace || child.workflowId !== workflowId) continue;
+    const run = initiatingRunOf(state, child.initiatedEventId);
+    if (run !== null) return run;
+  }
+  return null;
 }
 
 /**

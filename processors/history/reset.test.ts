@@ -250,6 +250,24 @@ describe('reset of a run with child workflows', () => {
     assert.equal(child.state!.executionInfo.status, 'Terminated');
   });
 
+  it('sends a childWorkflowOnly signal to an inherited child in the name of the run it knows as parent, and takes the answer', () => {
+    const { parent, child, start } = parentAndChild();
+    child.receive(start);
+    parent.receive(child.outbox[0]!);
+    parent.completeWorkflowTask([]);
+    parent.send('ResetWorkflowExecution', resetBody(parent, lastCompletion(parent)));
+    parent.completeWorkflowTask([{ type: 'SignalExternalWorkflowExecution', namespace: null, workflowId: 'child', runId: null, signalName: 'pay', input: [], childWorkflowOnly: true, header: {} }]);
+    const sent = commandsOfType(parent.last!.commands, 'SignalWorkflowExecution')[0]!;
+    assert.ok(sent.body.type === 'SignalWorkflowExecution');
+    assert.equal(sent.body.externalInitiator?.runId, 'run-p');
+    assert.equal(child.receive(sent).rejection, null, 'the child takes it as its parent\'s');
+    const answer = child.outbox.at(-1)!;
+    assert.deepEqual([answer.body.type, answer.runId], ['RecordSignalExternalWorkflowExecutionResult', 'run-p']);
+    assert.equal(parent.receive(answer).rejection, null);
+    assert.deepEqual(parent.state!.pendingSignalExternals, []);
+    assert.ok(parent.types().includes('ExternalWorkflowExecutionSignaled'));
+  });
+
   it('does not let a run that did not inherit the child take an answer addressed to another run (a continue-as-new successor with a child at the same event)', () => {
     const { parent, child, start } = parentAndChild('Abandon');
     signal(parent, 'poke');

@@ -57,12 +57,17 @@ export function resetInheritanceConformance(backend: 'kafka' | 'embedded'): void
   const otherTaskFailures = (events: HistoryView) =>
     events.filter((e) => e.attributes.type === 'WorkflowTaskFailed' && (e.attributes.failure as { code?: string } | null)?.code !== 'ResetWorkflow');
 
-  test('a parent reset while its child runs on another shard keeps the child, and the child\'s result reaches the new run', async () => {
-    const parentId = uniqueName('reset-parent');
-    let childId = '';
-    for (let i = 0; childId === ''; i++) {
-      if (t.engine.catalog.shardOf('default', parentId) !== t.engine.catalog.shardOf('default', `${parentId}-child${i}`)) childId = `${parentId}-child${i}`;
+  /** A parent id and a child id that live on different shards. */
+  const idsOnDifferentShards = (label: string): [string, string] => {
+    const parent = uniqueName(label);
+    for (let i = 0; ; i++) {
+      const child = `${parent}-child${i}`;
+      if (t.engine.catalog.shardOf('default', parent) !== t.engine.catalog.shardOf('default', child)) return [parent, child];
     }
+  };
+
+  test('a parent reset while its child runs on another shard keeps the child, and the child\'s result reaches the new run', async () => {
+    const [parentId, childId] = idsOnDifferentShards('reset-parent');
     const handle = await client.start('parentWaitsForChild', { workflowId: parentId, taskQueue: queue, args: [childId] });
     const baseRunId = handle.runId!;
     const point = await lastCompletedTaskOnce('the child to start and the parent to wait', parentId, baseRunId, (e) => types(e).includes('ChildWorkflowExecutionStarted'));
@@ -82,6 +87,19 @@ export function resetInheritanceConformance(backend: 'kafka' | 'embedded'): void
     assert.deepEqual((await historyOf(parentId, baseRunId)).at(-1)!.attributes.type, 'WorkflowExecutionTerminated');
     const childParent = (await child.describe() as { executionInfo: { parent: { runId: string } | null } }).executionInfo.parent;
     assert.equal(childParent?.runId, baseRunId, 'the child still names the run that started it');
+  });
+
+  test('the reset run signals the child it inherited through the child handle, and gets its result', async () => {
+    const [parentId, childId] = idsOnDifferentShards('reset-signalling-parent');
+    const handle = await client.start('parentReleasesChild', { workflowId: parentId, taskQueue: queue, args: [childId] });
+    const point = await lastCompletedTaskOnce('the child to start and the parent to wait', parentId, handle.runId!, (e) => types(e).includes('ChildWorkflowExecutionStarted'));
+    const newRunId = await handle.reset({ eventId: point, reason: 'reset before the release' });
+    await client.getHandle(parentId).signal('forward');
+    const closed = await handle.result('120s');
+    assert.deepEqual([closed.runId, closed.status, closed.result], [newRunId, 'Completed', 'released']);
+    const fresh = await historyOf(parentId, newRunId);
+    assert.ok(types(fresh).includes('ExternalWorkflowExecutionSignaled'), types(fresh).join());
+    assert.deepEqual(otherTaskFailures(fresh), [], 'the new run replays cleanly');
   });
 
   test('a run reset past an accepted update still running re-runs its handler in the new run, which completes and replays cleanly', async () => {

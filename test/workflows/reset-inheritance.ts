@@ -4,9 +4,23 @@
  * handler waits for a confirmation signal, so that the update is still in flight at a later task.
  * @module
  */
-import { condition, defineSignal, defineUpdate, setHandler } from '../../sdk/workflow/index.js';
+import { condition, defineSignal, defineUpdate, setHandler, startChild } from '../../sdk/workflow/index.js';
+import { release, waitForRelease } from './children.js';
 
 export { parentWaitsForChild, release, waitForRelease } from './children.js';
+
+/** Tells a {@link parentReleasesChild} to release its child. */
+export const forward = defineSignal('forward');
+
+/** Starts a {@link waitForRelease} child, releases it through the child handle when `forward` arrives, and returns its result. */
+export async function parentReleasesChild(childId: string): Promise<string> {
+  let forwarded = false;
+  setHandler(forward, () => void (forwarded = true));
+  const child = await startChild(waitForRelease, { workflowId: childId });
+  await condition(() => forwarded);
+  await child.signal(release);
+  return child.result();
+}
 
 /** Approves a document once `confirm` arrives; answers `approved <name>`. */
 export const approve = defineUpdate<string, [name: string]>('approve');
