@@ -268,6 +268,26 @@ describe('reset of a run with child workflows', () => {
     assert.ok(parent.types().includes('ExternalWorkflowExecutionSignaled'));
   });
 
+  it('resets a child without telling its parent the child ended; the parent gets the new run\'s result', () => {
+    const { parent, child, start } = parentAndChild();
+    child.receive(start);
+    parent.receive(child.outbox[0]!);
+    parent.completeWorkflowTask([]);
+    child.completeWorkflowTask([]);
+    const reset = child.send('ResetWorkflowExecution', resetBody(child, 4));
+    assert.deepEqual(commandsOfType(reset.commands, 'RecordChildExecutionCompleted'), [], 'the base run\'s termination is not reported');
+    assert.equal(child.state!.executionInfo.parent?.runId, 'run-p');
+    child.completeWorkflowTask([{ type: 'CompleteWorkflowExecution', result: json('after reset') }]);
+    const notice = child.outbox.at(-1)!;
+    assert.deepEqual([notice.body.type, notice.runId], ['RecordChildExecutionCompleted', 'run-p']);
+    const recorded = parent.receive(notice);
+    assert.equal(recorded.rejection, null);
+    const completed = parent.events.find((e) => e.attributes.type === 'ChildWorkflowExecutionCompleted')?.attributes;
+    assert.equal(completed?.type, 'ChildWorkflowExecutionCompleted', parent.types().join());
+    if (completed?.type !== 'ChildWorkflowExecutionCompleted') return;
+    assert.deepEqual([completed.result, completed.workflowExecution.runId], [json('after reset'), child.state!.executionInfo.runId]);
+  });
+
   it('does not let a run that did not inherit the child take an answer addressed to another run (a continue-as-new successor with a child at the same event)', () => {
     const { parent, child, start } = parentAndChild('Abandon');
     signal(parent, 'poke');

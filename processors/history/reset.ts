@@ -101,9 +101,21 @@ function closeBase(ctx: Ctx, rebuilt: MutableStateSnapshot, identity: string): {
   const inherited = new Set(rebuilt.pendingChildren.map((c) => c.initiatedEventId));
   base.pendingChildren = base.pendingChildren.filter((c) => !inherited.has(c.initiatedEventId));
   moveUpdateCallers(base, rebuilt);
-  terminateRun(ctx, RESET_TERMINATE_REASON, null, identity);
+  terminateKeepingParent(ctx, identity);
   ctx.closedRun = { state: cloneData(base), visibility: visibilityRowOf(base) };
   return { buffered, followers };
+}
+
+/**
+ * Terminates the base run without telling its parent that it ended: the new run keeps the parent
+ * (and the child's place in it), and the parent hears when the chain ends, as across continue-as-new.
+ */
+function terminateKeepingParent(ctx: Ctx, identity: string): void {
+  const info = ctx.state.executionInfo;
+  const parent = info.parent;
+  info.parent = null;
+  terminateRun(ctx, RESET_TERMINATE_REASON, null, identity);
+  info.parent = parent;
 }
 
 /** Appends a re-applied event to the new run: a signal counts as one, a child outcome applies only to a child the run has pending. */
