@@ -4,8 +4,9 @@
  * activities scheduled and not closed (sent again from attempt 1), timers started and neither
  * fired nor cancelled (with their original expiry), the cancel request, search attributes and memo
  * as upserted, the children initiated and not closed (`reset-children.ts`), the updates accepted
- * and not completed (`reset-updates.ts`; completed ones keep their record). Event counters and the history size start at zero: the caller appends the kept
- * events to the new run one by one, which counts them.
+ * and not completed (`reset-updates.ts`; completed ones keep their record). Event counters and the
+ * history size start at zero: the caller appends the kept events to the new run one by one, which
+ * counts them.
  * @module
  */
 import type { ResetBaseEvent } from '../../topics/schemas/command/index.js';

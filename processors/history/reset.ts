@@ -3,8 +3,8 @@
  * the base run's events up to the chosen workflow task's WorkflowTaskStarted, then a
  * WorkflowTaskFailed naming the reset, the signals the base run received after the reset point
  * (Temporal's default reapply) and the outcomes of the children it inherits that started or ended
- * after the point (`reset-children.ts`), and a new workflow task — so the worker's current code decides
- * again from that point, without running again what completed before it. The base run, if open,
+ * after the point (`reset-children.ts`), and a new workflow task — so the worker's current code
+ * decides again from that point, without running again what completed before it. The base run, if open,
  * is terminated with reason "reset"; both happen in one transition (one transaction).
  *
  * The request carries the base run's events (the state machine reads no history) and the base
