@@ -5,8 +5,8 @@
  * the new run — the worker, replaying the new history, gets it again from its Accepted event and
  * runs the handler again, and the handler's response completes it in the new run. The base run's
  * callers still waiting for such an update follow it to the new run instead of being told the run
- * closed. Updates admitted or accepted after the point are not re-applied (Temporal before 1.24's
- * update reapply): their callers get `WorkflowClosed` when the base run is terminated, and may send
+ * closed. Updates admitted or accepted after the point are not re-applied (newer Temporal servers
+ * can re-apply them; signals are re-applied): their callers get `WorkflowClosed` when the base run is terminated, and may send
  * the update again to the new run.
  * @module
  */
