@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { LogbookError } from '../topics/errors.js';
 import type { ResetBaseEvent } from '../topics/schemas/command/index.js';
 import type { HistoryEvent } from '../topics/schemas/history-event/index.js';
-import { resetPointOf } from '../processors/history/index.js';
+import { isReappliedChildOutcome, resetPointOf } from '../processors/history/index.js';
 import type { Engine } from './engine.js';
 import { HttpError } from './http-errors.js';
 
@@ -30,10 +30,15 @@ export interface ResetRequest {
 /** How many times a reset is rebuilt when the run moved on while it was being built. */
 const BASE_CHANGED_ATTEMPTS = 5;
 
-/** The events a reset to `eventId` carries: 1..eventId, then the signals after it (re-applied). */
+/**
+ * The events a reset to `eventId` carries: 1..eventId, then the signals after it and the outcomes
+ * of the children initiated before the reset point (both re-applied to the new run).
+ */
 export function resetBaseEvents(events: readonly HistoryEvent[], eventId: number): ResetBaseEvent[] {
+  const point = resetPointOf(events, eventId);
+  const pointEventId = 'problem' in point ? eventId : point.startedEventId;
   return events
-    .filter((e) => e.eventId <= eventId || e.attributes.type === 'WorkflowExecutionSignaled')
+    .filter((e) => e.eventId <= eventId || e.attributes.type === 'WorkflowExecutionSignaled' || isReappliedChildOutcome(e, pointEventId))
     .map(({ eventId: id, eventTime, attributes }) => ({ eventId: id, eventTime, attributes }));
 }
 

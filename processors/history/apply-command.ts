@@ -20,6 +20,8 @@ import { recordChildCompleted, recordChildStarted, recordChildStartFailed } from
 import { awaitResult, requestCancelWorkflow, signalWorkflow, terminateWorkflow } from './client-requests.js';
 import { answerInitiator, recordCancelExternalResult, recordSignalExternalResult } from './external-requests.js';
 import { resetWorkflow } from './reset.js';
+import { answersInheritedChild } from './reset-children.js';
+import { answersOwnExternalRequest } from './reset-child-requests.js';
 import { applyStart, type StartCommand } from './start.js';
 import { RejectionCode, type Transition } from './transition.js';
 import { workflowTaskFailed, workflowTaskStarted } from './workflow-task-attempts.js';
@@ -56,13 +58,16 @@ const runHandlers: { [K in RunCommandType]: Handler<K> } = {
 };
 
 /**
- * True if the command is for the workflow's current run: it names no run, names it, or is a result
+ * True if the command is for the workflow's current run: it names no run, names it, is a result
  * wait that follows continue-as-new chains naming the chain's first run (what a client that
- * started the workflow holds), which the current run continues.
+ * started the workflow holds), which the current run continues, or is the answer of a child the
+ * current run inherited through a reset from the run it names (`reset-children.ts`), or the answer
+ * to the run's own request to such a child (`reset-child-requests.ts`).
  */
 function namesCurrentRun(state: MutableStateSnapshot, command: Command): boolean {
   const info = state.executionInfo;
   if (command.runId === null || command.runId === info.runId) return true;
+  if (answersInheritedChild(state, command) || answersOwnExternalRequest(state, command)) return true;
   return command.body.type === 'AwaitWorkflowExecutionResult' && command.body.followRuns && command.runId === info.firstExecutionRunId;
 }
 

@@ -17,6 +17,7 @@ import type { PendingChildInfo } from '../../topics/schemas/mutable-state-snapsh
 import { appendEvent, type Ctx } from './context.js';
 import { childRunIdOf } from './deterministic-seed.js';
 import { deliver } from './delivery.js';
+import { parentCloseSenderOf } from './reset-children.js';
 
 /** Request id of the start a parent's initiated event sends: the same on every re-application. */
 export function childStartRequestId(parentRunId: string, initiatedEventId: number): string {
@@ -157,13 +158,15 @@ export function applyParentClosePolicies(ctx: Ctx, reason: string, identity: str
   const info = ctx.state.executionInfo;
   for (const child of ctx.state.pendingChildren) {
     if (child.parentClosePolicy === 'Abandon') continue;
-    const requestId = parentClosePolicyRequestId(info.runId, child.initiatedEventId);
+    // A child inherited through a reset knows the run that started it as its parent.
+    const sender = parentCloseSenderOf(ctx.state, child.initiatedEventId);
+    const requestId = parentClosePolicyRequestId(sender, child.initiatedEventId);
     const why = `parent close policy ${child.parentClosePolicy}: parent ${info.workflowId} (run ${info.runId}) ${reason}`;
     const body: Command['body'] = child.parentClosePolicy === 'Terminate'
       ? { type: 'TerminateWorkflowExecution', reason: why, details: null, identity }
       : {
         type: 'RequestCancelWorkflowExecution', identity, reason: why, childWorkflowOnly: true,
-        externalInitiator: { namespace: info.namespace, workflowId: info.workflowId, runId: info.runId, initiatedEventId: child.initiatedEventId },
+        externalInitiator: { namespace: info.namespace, workflowId: info.workflowId, runId: sender, initiatedEventId: child.initiatedEventId },
       };
     ctx.commands.push(outgoing(child.namespace, child.workflowId, null, requestId, body));
   }

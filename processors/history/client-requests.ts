@@ -13,6 +13,7 @@ import { reject, type Ctx } from './context.js';
 import { resultReply, terminateRun } from './close-run.js';
 import { bufferWouldOverflow, deliver } from './delivery.js';
 import { refuseOversizedInput } from './payload-limits.js';
+import { isInheritanceMark } from './reset-children.js';
 import { RejectionCode } from './transition.js';
 
 /** A signal's content. */
@@ -30,11 +31,16 @@ export function seenRequestId(state: MutableStateSnapshot, requestId: string): b
   return state.requestIds.includes(requestId);
 }
 
-/** Remembers an accepted request id; the oldest falls out of the window. */
+/**
+ * Remembers an accepted request id; the oldest falls out of the window. A reset's inheritance
+ * marks share the list but never fall out: the run needs them as long as it has the child (they
+ * are as few as the pending children, and the next reset rebuilds them).
+ */
 export function rememberRequestId(ctx: Ctx, requestId: string): void {
   const ids = ctx.state.requestIds;
   ids.push(requestId);
-  if (ids.length > ctx.config.requestIdWindow) ids.splice(0, ids.length - ctx.config.requestIdWindow);
+  let excess = ids.filter((id) => !isInheritanceMark(id)).length - ctx.config.requestIdWindow;
+  if (excess > 0) ctx.state.requestIds = ids.filter((id) => isInheritanceMark(id) || excess-- <= 0);
 }
 
 function refuseIfClosed(ctx: Ctx, what: string): boolean {

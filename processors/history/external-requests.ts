@@ -19,6 +19,7 @@ import type { PendingExternalRequestInfo } from '../../topics/schemas/mutable-st
 import type { HistoryEventAttributes } from '../../topics/schemas/history-event/index.js';
 import { appendEvent, type Ctx } from './context.js';
 import { deliver } from './delivery.js';
+import { inheritedParentRunOf } from './reset-children.js';
 import { RejectionCode, type Transition } from './transition.js';
 
 /** The request id of the command an initiated event sends: the same on every re-application. */
@@ -26,9 +27,15 @@ export function externalRequestId(kind: 'signal' | 'cancel', runId: string, init
   return `${kind}-external:${runId}:${initiatedEventId}`;
 }
 
-function initiator(ctx: Ctx, initiatedEventId: number): ExternalInitiatorInfo {
+/**
+ * The initiator a request names. A `childWorkflowOnly` request to a child inherited through a reset
+ * names the run the child knows as its parent (`reset-children.ts`); its answer, addressed to that
+ * run, still reaches this one (`reset-child-requests.ts`).
+ */
+function initiator(ctx: Ctx, initiatedEventId: number, target: { namespace: string; workflowId: string; childWorkflowOnly: boolean }): ExternalInitiatorInfo {
   const info = ctx.state.executionInfo;
-  return { namespace: info.namespace, workflowId: info.workflowId, runId: info.runId, initiatedEventId };
+  const inheritedParent = target.childWorkflowOnly ? inheritedParentRunOf(ctx.state, target.namespace, target.workflowId) : null;
+  return { namespace: info.namespace, workflowId: info.workflowId, runId: inheritedParent ?? info.runId, initiatedEventId };
 }
 
 function outgoing(ns: string, workflowId: string, runId: string | null, requestId: string, body: Command['body']): Command {
@@ -48,7 +55,7 @@ export function initiateSignalExternal(
   ctx.state.pendingSignalExternals.push({ initiatedEventId: event.eventId, namespace, workflowId: c.workflowId, runId: c.runId });
   ctx.commands.push(outgoing(namespace, c.workflowId, c.runId, externalRequestId('signal', event.runId, event.eventId), {
     type: 'SignalWorkflowExecution', signalName: c.signalName, input: c.input, identity, header: c.header,
-    externalInitiator: initiator(ctx, event.eventId), childWorkflowOnly: c.childWorkflowOnly,
+    externalInitiator: initiator(ctx, event.eventId, { namespace, workflowId: c.workflowId, childWorkflowOnly: c.childWorkflowOnly }), childWorkflowOnly: c.childWorkflowOnly,
   }));
 }
 
@@ -65,7 +72,7 @@ export function initiateCancelExternal(
   ctx.state.pendingCancelExternals.push({ initiatedEventId: event.eventId, namespace, workflowId: c.workflowId, runId: c.runId });
   ctx.commands.push(outgoing(namespace, c.workflowId, c.runId, externalRequestId('cancel', event.runId, event.eventId), {
     type: 'RequestCancelWorkflowExecution', identity, reason: c.reason,
-    externalInitiator: initiator(ctx, event.eventId), childWorkflowOnly: c.childWorkflowOnly,
+    externalInitiator: initiator(ctx, event.eventId, { namespace, workflowId: c.workflowId, childWorkflowOnly: c.childWorkflowOnly }), childWorkflowOnly: c.childWorkflowOnly,
   }));
 }
 
@@ -111,6 +118,11 @@ export function recordCancelExternalResult(ctx: Ctx, body: CommandBodyOf<'Record
       : { type: 'RequestCancelExternalWorkflowExecutionFailed', cause: body.failureCause, workflowTaskCompletedEventId: latestCompletion(ctx), namespace, workflowExecution, initiatedEventId });
 }
 
+/** The request id of the answer to the request `requestId` from another run (derived: a redelivered request gets the same answer id). */
+export function externalResultRequestId(requestId: string): string {
+  return `${requestId}:result`;
+}
+
 function signalFailureCause(code: string): SignalExternalWorkflowExecutionFailedCause {
   return code === RejectionCode.LimitExceeded ? 'SignalCountLimitExceeded' : 'ExternalWorkflowExecutionNotFound';
 }
@@ -132,6 +144,6 @@ export function answerInitiator(command: Command, transition: Transition): Trans
   const result: Command['body'] = body.type === 'SignalWorkflowExecution'
     ? { type: 'RecordSignalExternalWorkflowExecutionResult', ...common, failureCause: code === null ? null : signalFailureCause(code) }
     : { type: 'RecordRequestCancelExternalWorkflowExecutionResult', ...common, failureCause: code === null ? null : ('ExternalWorkflowExecutionNotFound' satisfies CancelExternalWorkflowExecutionFailedCause) };
-  const answer = outgoing(from.namespace, from.workflowId, from.runId, `${command.requestId}:result`, result);
+  const answer = outgoing(from.namespace, from.workflowId, from.runId, externalResultRequestId(command.requestId), result);
   return { ...transition, commands: [...transition.commands, answer] };
 }

@@ -25,3 +25,4 @@ export {
 } from './transition.js';
 export { prngSeedOf } from './deterministic-seed.js';
 export { resetPointOf, RESET_EVENT_TYPES, type ResetPoint } from './reset-point.js';
+export { isReappliedChildOutcome } from './reset-children.js';

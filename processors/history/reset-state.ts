@@ -3,8 +3,10 @@
  * point (pure: a fold over the events). What was in flight at that point is in flight again:
  * activities scheduled and not closed (sent again from attempt 1), timers started and neither
  * fired nor cancelled (with their original expiry), the cancel request, search attributes and memo
- * as upserted. Event counters and the history size start at zero: the caller appends the kept
- * events to the new run one by one, which counts them.
+ * as upserted, the children initiated and not closed (`reset-children.ts`), the updates accepted
+ * and not completed (`reset-updates.ts`; completed ones keep their record). Event counters and the
+ * history size start at zero: the caller appends the kept events to the new run one by one, which
+ * counts them.
  * @module
  */
 import type { ResetBaseEvent } from '../../topics/schemas/command/index.js';
@@ -12,6 +14,8 @@ import { HISTORY_LIMIT_WARNING_MARKER } from '../../topics/schemas/history-event
 import type { HistoryEventAttributesOf } from '../../topics/schemas/history-event/index.js';
 import type { MutableStateSnapshot, PendingActivityInfo } from '../../topics/schemas/mutable-state-snapshot/index.js';
 import { cloneData } from './plain-data.js';
+import { foldChildEvent, markInheritedChildren } from './reset-children.js';
+import { foldUpdateEvent } from './reset-updates.js';
 
 /** What the new run keeps of the base run, and when it starts. */
 export interface ResetStateInput {
@@ -25,7 +29,7 @@ export interface ResetStateInput {
 
 /** Why the new run cannot be built from the kept events. */
 export interface ResetStateProblem {
-  code: 'InvalidArgument' | 'NotSupportedYet';
+  code: 'InvalidArgument';
   message: string;
 }
 
@@ -36,11 +40,8 @@ export function resetRunState(input: ResetStateInput): MutableStateSnapshot | Re
   const first = input.kept[0]?.attributes;
   if (first?.type !== 'WorkflowExecutionStarted') return { code: 'InvalidArgument', message: 'the base history does not begin with WorkflowExecutionStarted' };
   const state = initialState(input, first);
-  const unsupported = input.kept.find((e) => e.attributes.type === 'StartChildWorkflowExecutionInitiated' || e.attributes.type === 'WorkflowExecutionUpdateAccepted');
-  if (unsupported) {
-    return { code: 'NotSupportedYet', message: `reset of a run that used child workflows or updates before the reset point (event ${unsupported.eventId}, ${unsupported.attributes.type}) is not supported yet (issue 5)` };
-  }
   for (const event of input.kept) foldEvent(state, event, input.now);
+  markInheritedChildren(input.base, state);
   const external = [...state.pendingSignalExternals, ...state.pendingCancelExternals][0];
   if (external) {
     return { code: 'InvalidArgument', message: `at the reset point the run waits for the answer to its request to workflow ${external.workflowId} (event ${external.initiatedEventId}); reset to a workflow task before that request or after its answer` };
@@ -155,6 +156,8 @@ function foldEvent(state: MutableStateSnapshot, event: ResetBaseEvent, now: numb
       state.pendingCancelExternals = withoutExternal(state.pendingCancelExternals, a.initiatedEventId);
       return;
     default:
+      foldChildEvent(state, event);
+      foldUpdateEvent(state, event);
       return;
   }
 }

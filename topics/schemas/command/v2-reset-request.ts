@@ -32,7 +32,8 @@ export interface ResetWorkflowExecutionRequest {
   baseLastEventId: number;
   /**
    * The base run's events 1..`workflowTaskEventId`, then its WorkflowExecutionSignaled events after
-   * it (re-applied to the new run).
+   * it and the outcomes (started, start failed, closed) of the children it initiated before the
+   * reset point (re-applied to the new run).
    */
   baseEvents: ResetBaseEvent[];
 }

@@ -1,0 +1,4 @@
+import { describe } from 'node:test';
+import { resetInheritanceConformance } from './reset-inheritance-conformance.js';
+
+describe('reset of runs with children or updates before the point, on the real Kafka broker', () => resetInheritanceConformance('kafka'));
