@@ -64,7 +64,7 @@ export const DEFAULT_RETENTION_MS = 72 * 3_600_000;
 
 const MiB = 1024 * 1024;
 
-/** The default limits: the counts of issue 5, Temporal's byte sizes and pending-work limits. */
+/** The default limits: Temporal's counts, byte sizes and pending-work limits. */
 export const defaultHistoryLimits: HistoryLimits = Object.freeze({
   historyCountSuggestContinueAsNew: 10_240,
   historySizeSuggestContinueAsNewBytes: 4 * MiB,

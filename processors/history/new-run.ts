@@ -17,7 +17,7 @@ import { scheduleWorkflowTask } from './workflow-task-schedule.js';
 const positive = (ms: number | null): number | null => (ms !== null && ms > 0 ? ms : null);
 
 /** Why a start cannot be accepted as sent, or null. */
-export function startProblem(start: StartWorkflowExecutionRequest): { code: 'InvalidArgument' | 'NotSupportedYet'; message: string } | null {
+export function startProblem(start: StartWorkflowExecutionRequest): { code: 'InvalidArgument'; message: string } | null {
   if (!start.runId || !start.workflowType || !start.taskQueue) {
     return { code: 'InvalidArgument', message: 'a start needs runId, workflowType and taskQueue' };
   }

@@ -59,7 +59,7 @@ export function continueAsNewConformance(backend: 'kafka' | 'embedded'): void {
     return runs;
   };
 
-  // The acceptance test of issue 5. 20,000 iterations are local steps; what costs is a workflow
+  // The long-running poller: 20,000 iterations are local steps; what costs is a workflow
   // task per pause (a 1 ms timer every 250 iterations: 2 per run) and one per hand-over, so the
   // chain is 40 runs of about 15 events each, and the test takes seconds, not minutes.
   test('a polling workflow that loops 20,000 times, continuing as new every 500 iterations, completes in 40 runs, none near the history limits', async () => {
