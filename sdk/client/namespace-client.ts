@@ -1,4 +1,4 @@
-import { WorkflowClientError } from './workflow-client.js';
+import { gatewayCall } from './gateway-call.js';
 
 /** A namespace as the gateway describes it. */
 export interface NamespaceDescription {
@@ -65,14 +65,7 @@ export class NamespaceClient {
     return (await this.call<{ namespaces: NamespaceDescription[] }>('GET', '')).namespaces;
   }
 
-  private async call<T = NamespaceDescription>(method: string, path: string, body?: unknown): Promise<T> {
-    const response = await fetch(`${this.base}${path}`, {
-      method,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const json = (await response.json().catch(() => ({}))) as { code?: string; message?: string };
-    if (!response.ok) throw new WorkflowClientError(json.code ?? 'HTTP_ERROR', json.message ?? `HTTP ${response.status}`, response.status);
-    return json as T;
+  private call<T = NamespaceDescription>(method: string, path: string, body?: unknown): Promise<T> {
+    return gatewayCall<T>(method, `${this.base}${path}`, body);
   }
 }

@@ -7,7 +7,7 @@
 import type { Duration } from '../workflow/duration.js';
 import type { OverlapPolicy } from '../schedules/schedule-definition.js';
 import type { ScheduleDescription } from '../schedules/scheduler-protocol.js';
-import { WorkflowClientError } from './workflow-client.js';
+import { gatewayCall } from './gateway-call.js';
 
 /** An instant: a Date, epoch milliseconds or an RFC 3339 string. */
 export type Instant = Date | number | string;
@@ -128,15 +128,8 @@ export class ScheduleClient {
     };
   }
 
-  private async call<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const response = await fetch(`${this.base}${path}`, {
-      method,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const json = (await response.json().catch(() => ({}))) as { code?: string; message?: string };
-    if (!response.ok) throw new WorkflowClientError(json.code ?? 'HTTP_ERROR', json.message ?? `HTTP ${response.status}`, response.status);
-    return json as T;
+  private call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    return gatewayCall<T>(method, `${this.base}${path}`, body);
   }
 }
 

@@ -1,19 +1,10 @@
-import { LogbookError } from '../../topics/errors.js';
+import { gatewayCall } from './gateway-call.js';
 import type { WorkflowRetryOptions } from './workflow-retry-policy.js';
 import { executeUpdateWithStart, workflowUpdateMethods, type UpdateReference, type UpdateWithStartOptions, type WorkflowUpdateMethods } from './workflow-updates.js';
 
 export { WorkflowUpdateFailedError, type UpdateReference, type WorkflowUpdateHandle } from './workflow-updates.js';
 
-/** A failed call to the gateway: the engine's stable code, its message and the HTTP status. */
-export class WorkflowClientError extends LogbookError {
-  constructor(
-    code: string,
-    message: string,
-    readonly status: number,
-  ) {
-    super(code, message, { retriable: status === 503 || status === 429 || status === 504 });
-  }
-}
+export { WorkflowClientError } from './gateway-call.js';
 
 /** Options of a start (durations in ms or strings like `'30s'`). */
 export interface ClientStartOptions {
@@ -216,14 +207,7 @@ export class WorkflowClient {
     };
   }
 
-  private async call<T>(method: string, path: string, body?: unknown, base = this.base): Promise<T> {
-    const response = await fetch(`${base}${path}`, {
-      method,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const json = (await response.json().catch(() => ({}))) as { code?: string; message?: string };
-    if (!response.ok) throw new WorkflowClientError(json.code ?? 'HTTP_ERROR', json.message ?? `HTTP ${response.status}`, response.status);
-    return json as T;
+  private call<T>(method: string, path: string, body?: unknown, base = this.base): Promise<T> {
+    return gatewayCall<T>(method, `${base}${path}`, body);
   }
 }

@@ -6,7 +6,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { LogbookError } from '../../topics/errors.js';
-import { WorkflowClientError, type ClientStartOptions } from './workflow-client.js';
+import { clientErrorOf, exchangeJson } from './gateway-call.js';
+import type { ClientStartOptions } from './workflow-client.js';
 
 /** An update as `defineUpdate` names it in workflow code (only its name is used; the types carry through). */
 export interface UpdateReference<R = unknown, Args extends unknown[] = unknown[]> {
@@ -64,14 +65,7 @@ interface Answer {
   json: { code?: string; message?: string; runId?: string; result?: unknown; failure?: { code: string; message: string } };
 }
 
-async function exchange(method: 'GET' | 'POST', url: string, body?: unknown): Promise<Answer> {
-  const response = await fetch(url, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: response.status, json: (await response.json().catch(() => ({}))) as Answer['json'] };
-}
+const exchange = (method: 'GET' | 'POST', url: string, body?: unknown): Promise<Answer> => exchangeJson<Answer['json']>(method, url, body);
 
 /** The answer's result, or the error it stands for. */
 function outcome<R>(answer: Answer): R {
@@ -79,7 +73,7 @@ function outcome<R>(answer: Answer): R {
   if (status === 200 || status === 202) return json.result as R;
   if (json.code === 'UpdateRejected') throw new WorkflowUpdateFailedError(json.message ?? 'update rejected', { code: 'UpdateRejected', message: json.message ?? '' });
   if (json.code === 'UpdateFailed') throw new WorkflowUpdateFailedError(json.message ?? 'update failed', json.failure ?? { code: 'UpdateFailed', message: json.message ?? '' });
-  throw new WorkflowClientError(json.code ?? 'HTTP_ERROR', json.message ?? `HTTP ${status}`, status);
+  throw clientErrorOf(status, json);
 }
 
 const nameOf = (update: string | UpdateReference<unknown, never[]>): string => (typeof update === 'string' ? update : update.name);

@@ -17,6 +17,7 @@ import { CancellationScope } from './cancellation-scope.js';
 import { currentActivator } from './current-activator.js';
 import { optionalDurationToMs, type Duration } from './duration.js';
 import { ChildWorkflowFailure, WorkflowExecutionAlreadyStartedError, type CancelledFailure } from './errors.js';
+import { sendExternal } from './external-workflows.js';
 import { errorFromFailureInfo } from './failure-info.js';
 import { uuid4From } from './prng.js';
 import type { SignalDefinition } from './signals.js';
@@ -122,17 +123,6 @@ function toStartOptions(activator: Activator, workflowType: string, options: Chi
   };
 }
 
-/** Sends a request to the child under the next `external` sequence number; resolves when the child recorded it. */
-function sendToChild(activator: Activator, command: (seq: number) => Parameters<Activator['pushCommand']>[0]): Promise<void> {
-  const seq = activator.nextSeq('external');
-  const promise = new Promise<void>((resolve, reject) => {
-    activator.externals.set(seq, { resolve: () => resolve(), reject });
-    activator.pushCommand(command(seq));
-  });
-  promise.catch(() => undefined);
-  return promise;
-}
-
 /**
  * Starts a child workflow and resolves once it started (its `ChildWorkflowExecutionStarted` is
  * recorded). Rejects with {@link WorkflowExecutionAlreadyStartedError} when its workflow id is taken.
@@ -176,7 +166,7 @@ export function startChild<F extends ChildWorkflowFunction>(
       const current = currentActivator('ChildWorkflowHandle.signal');
       const signalName = typeof def === 'string' ? def : def.name;
       const encoded = args.map((arg) => current.host.encode(arg));
-      return sendToChild(current, (s) => ({ type: 'SignalExternalWorkflowExecution', seq: s, workflowId, runId: null, signalName, args: encoded, childWorkflowOnly: true }));
+      return sendExternal(current, (s) => ({ type: 'SignalExternalWorkflowExecution', seq: s, workflowId, runId: null, signalName, args: encoded, childWorkflowOnly: true }));
     },
   };
 
@@ -198,7 +188,7 @@ export function startChild<F extends ChildWorkflowFunction>(
         return;
       }
       if (cancellationType !== 'ABANDON') {
-        const requested = sendToChild(activator, (s) => ({ type: 'RequestCancelExternalWorkflowExecution', seq: s, workflowId, runId: null, childWorkflowOnly: true }));
+        const requested = sendExternal(activator, (s) => ({ type: 'RequestCancelExternalWorkflowExecution', seq: s, workflowId, runId: null, childWorkflowOnly: true }));
         if (cancellationType === 'WAIT_CANCELLATION_REQUESTED') requested.then(() => activator.children.has(seq) && settleCancelled(why), noop);
       }
       if (cancellationType === 'ABANDON' || cancellationType === 'TRY_CANCEL') settleCancelled(why);

@@ -29,6 +29,15 @@ type ExternalCommand = Extract<SandboxCommand, { type: 'SignalExternalWorkflowEx
 function send(activator: Activator, command: (seq: number) => ExternalCommand): Promise<void> {
   const reason = CancellationScope.current().reason;
   if (reason !== null) return Promise.reject(reason);
+  return sendExternal(activator, command);
+}
+
+/**
+ * Issues a signal or cancellation request to another workflow under the next `external` sequence
+ * number, whatever the current scope (a child's cancellation is sent from a cancelled scope);
+ * resolves once the target recorded it.
+ */
+export function sendExternal(activator: Activator, command: (seq: number) => ExternalCommand): Promise<void> {
   const seq = activator.nextSeq('external');
   const promise = new Promise<void>((resolve, reject) => {
     activator.externals.set(seq, { resolve: () => resolve(), reject });
