@@ -12,10 +12,8 @@ import type { Ctx } from './context.js';
 import type { RunOutcome } from './close-run.js';
 import { PARENT_CLOSE_REQUEST_PREFIX } from './child-workflows.js';
 import { RejectionCode, type Rejection, type Transition } from './transition.js';
+import { outgoing } from './outgoing-command.js';
 
-function outgoing(ns: string, workflowId: string, runId: string, requestId: string, body: Command['body']): Command {
-  return { requestId, namespace: ns, workflowId, runId, replyTo: null, body };
-}
 
 /**
  * Adds to the transition of a start sent by a parent the answer for the parent's shard: the run

@@ -18,6 +18,7 @@ import { appendEvent, type Ctx } from './context.js';
 import { childRunIdOf } from './deterministic-seed.js';
 import { deliver } from './delivery.js';
 import { parentCloseSenderOf } from './reset-children.js';
+import { outgoing } from './outgoing-command.js';
 
 /** Request id of the start a parent's initiated event sends: the same on every re-application. */
 export function childStartRequestId(parentRunId: string, initiatedEventId: number): string {
@@ -35,9 +36,6 @@ export function parentClosePolicyRequestId(parentRunId: string, initiatedEventId
   return `${PARENT_CLOSE_REQUEST_PREFIX}${parentRunId}:${initiatedEventId}`;
 }
 
-function outgoing(ns: string, workflowId: string, runId: string | null, requestId: string, body: Command['body']): Command {
-  return { requestId, namespace: ns, workflowId, runId, replyTo: null, body };
-}
 
 /** StartChildWorkflowExecution: records the initiation and sends the start to the child's shard. */
 export function initiateChild(

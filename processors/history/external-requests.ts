@@ -21,6 +21,7 @@ import { appendEvent, type Ctx } from './context.js';
 import { deliver } from './delivery.js';
 import { inheritedParentRunOf } from './reset-children.js';
 import { RejectionCode, type Transition } from './transition.js';
+import { outgoing } from './outgoing-command.js';
 
 /** The request id of the command an initiated event sends: the same on every re-application. */
 export function externalRequestId(kind: 'signal' | 'cancel', runId: string, initiatedEventId: number): string {
@@ -38,9 +39,6 @@ function initiator(ctx: Ctx, initiatedEventId: number, target: { namespace: stri
   return { namespace: info.namespace, workflowId: info.workflowId, runId: inheritedParent ?? info.runId, initiatedEventId };
 }
 
-function outgoing(ns: string, workflowId: string, runId: string | null, requestId: string, body: Command['body']): Command {
-  return { requestId, namespace: ns, workflowId, runId, replyTo: null, body };
-}
 
 /** SignalExternalWorkflowExecution: records the initiation and sends the signal to the target's shard. */
 export function initiateSignalExternal(
