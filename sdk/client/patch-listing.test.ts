@@ -1,13 +1,12 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
+import { type Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
-import { createHttpApp } from '../../gateway/http-app.js';
-import { EngineMetrics } from '../../gateway/metrics.js';
 import { startTestEngine, type TestEngine } from '../../test/support/test-engine.js';
 import { waitFor } from '../../test/support/test-env.js';
 import * as activities from '../../test/workflows/patching/activities.js';
 import { WorkflowClient } from './workflow-client.js';
+import { addressOf, serveGateway } from '../../test/support/http-gateway.js';
 
 const version = (name: string): string => fileURLToPath(new URL(`../../test/workflows/patching/${name}.ts`, import.meta.url));
 
@@ -23,9 +22,8 @@ before(async () => {
       { taskQueue: 'audited-v2', workflowsPath: version('v2-patched'), activities },
     ],
   });
-  server = createServer(createHttpApp({ engine: t.engine, metrics: new EngineMetrics(false).registry, selfEndpoint: 'self' }));
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  client = new WorkflowClient({ address: `http://127.0.0.1:${(server.address() as { port: number }).port}` });
+  server = await serveGateway(t.engine);
+  client = new WorkflowClient({ address: addressOf(server) });
 });
 after(async () => {
   server.close();

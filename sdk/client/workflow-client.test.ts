@@ -1,11 +1,10 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
+import { type Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
-import { createHttpApp } from '../../gateway/http-app.js';
-import { EngineMetrics } from '../../gateway/metrics.js';
 import { startTestEngine, type TestEngine } from '../../test/support/test-engine.js';
 import { WorkflowClient, WorkflowClientError } from './workflow-client.js';
+import { addressOf, serveGateway } from '../../test/support/http-gateway.js';
 
 const POLLER_WORKFLOWS = fileURLToPath(new URL('../../test/workflows/continue-as-new.ts', import.meta.url));
 
@@ -14,9 +13,8 @@ let server: Server;
 let client: WorkflowClient;
 before(async () => {
   t = await startTestEngine('embedded', { extraWorkers: [{ taskQueue: 'pollers', workflowsPath: POLLER_WORKFLOWS }] });
-  server = createServer(createHttpApp({ engine: t.engine, metrics: new EngineMetrics(false).registry, selfEndpoint: 'self' }));
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  client = new WorkflowClient({ address: `http://127.0.0.1:${(server.address() as { port: number }).port}` });
+  server = await serveGateway(t.engine);
+  client = new WorkflowClient({ address: addressOf(server) });
 });
 after(async () => {
   server.close();

@@ -1,14 +1,13 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
+import { type Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
-import { createHttpApp } from '../../gateway/http-app.js';
-import { EngineMetrics } from '../../gateway/metrics.js';
 import { WorkflowClient, type WorkflowClientError, type WorkflowHandle } from '../../sdk/client/workflow-client.js';
 import { CancelledFailure } from '../../sdk/workflow/errors.js';
 import { startTestEngine, type TestEngine } from '../support/test-engine.js';
 import { uniqueName, waitFor } from '../support/test-env.js';
 import { CancellationActivityBench } from './cancellation-activities.js';
+import { addressOf, serveGateway } from '../support/http-gateway.js';
 
 /**
  * Cancellation end to end on one backend, with 8 shards: a cancelled workflow's running activity
@@ -35,9 +34,8 @@ export function cancellationConformance(backend: 'kafka' | 'embedded'): void {
       workers: false, shards: SHARDS,
       extraWorkers: [{ taskQueue: queue, workflowsPath: CANCELLATION_WORKFLOWS, activities: { ...bench.activities } }],
     });
-    server = createServer(createHttpApp({ engine: t.engine, metrics: new EngineMetrics(false).registry, selfEndpoint: 'self' }));
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    address = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    server = await serveGateway(t.engine);
+    address = addressOf(server);
     client = new WorkflowClient({ address });
   });
   after(async () => {

@@ -1,16 +1,15 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
+import { type Server } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { resultOf, startTestEngine, type TestEngine } from '../support/test-engine.js';
 import { uniqueName, waitFor } from '../support/test-env.js';
-import { createHttpApp } from '../../gateway/http-app.js';
-import { EngineMetrics } from '../../gateway/metrics.js';
 import { Worker } from '../../sdk/worker/worker.js';
 import { engineHistoryFetcher } from '../../gateway/engine-history-fetcher.js';
 import { defaultHistoryConfig } from '../../processors/history/config.js';
 import type { HistoryEvent } from '../../topics/schemas/history-event/index.js';
+import { addressOf, serveGateway } from '../support/http-gateway.js';
 
 /** Child workflows through the SDK, on one backend with 8 shards: parents and children on different shards. */
 
@@ -32,9 +31,8 @@ export function childrenConformance(backend: 'kafka' | 'embedded'): void {
     t = await startTestEngine(backend, { workers: false, shards: SHARDS, engine: { history } });
     worker = new Worker(t.engine.workerConnection(), { taskQueue: queue, workflowsPath: CHILD_WORKFLOWS, history: engineHistoryFetcher(t.engine) });
     await worker.start();
-    server = createServer(createHttpApp({ engine: t.engine, metrics: new EngineMetrics(false).registry, selfEndpoint: 'self' }));
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    address = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    server = await serveGateway(t.engine);
+    address = addressOf(server);
   });
   after(async () => {
     await worker.stop(1_000);

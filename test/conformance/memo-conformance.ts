@@ -1,14 +1,13 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
+import { type Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
-import { createHttpApp } from '../../gateway/http-app.js';
 import { engineHistoryFetcher } from '../../gateway/engine-history-fetcher.js';
-import { EngineMetrics } from '../../gateway/metrics.js';
 import { WorkflowClient, WorkflowClientError, type WorkflowExecutionInfo } from '../../sdk/client/workflow-client.js';
 import { Worker } from '../../sdk/worker/worker.js';
 import { startTestEngine, type TestEngine } from '../support/test-engine.js';
 import { uniqueName, waitFor } from '../support/test-env.js';
+import { addressOf, serveGateway } from '../support/http-gateway.js';
 
 /** Memo at start end to end on one backend: client and HTTP start, signal-with-start, describe, list, workflowInfo. */
 
@@ -25,9 +24,8 @@ export function memoConformance(backend: 'kafka' | 'embedded'): void {
 
   before(async () => {
     t = await startTestEngine(backend, { workers: false });
-    server = createServer(createHttpApp({ engine: t.engine, metrics: new EngineMetrics(false).registry, selfEndpoint: 'self' }));
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    address = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    server = await serveGateway(t.engine);
+    address = addressOf(server);
     client = new WorkflowClient({ address });
     worker = new Worker(t.engine.workerConnection(), { taskQueue: queue, workflowsPath: MEMO_WORKFLOWS, history: engineHistoryFetcher(t.engine) });
     await worker.start();

@@ -1,16 +1,15 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
+import { type Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
-import { createHttpApp } from '../../gateway/http-app.js';
 import { engineHistoryFetcher } from '../../gateway/engine-history-fetcher.js';
-import { EngineMetrics } from '../../gateway/metrics.js';
 import { NamespaceClient } from '../../sdk/client/namespace-client.js';
 import { WorkflowClient, WorkflowClientError } from '../../sdk/client/workflow-client.js';
 import { Worker } from '../../sdk/worker/worker.js';
 import { workflowKey } from '../../topics/catalog.js';
 import { startTestEngine, type TestEngine } from '../support/test-engine.js';
 import { uniqueName, waitFor } from '../support/test-env.js';
+import { addressOf, serveGateway } from '../support/http-gateway.js';
 
 /**
  * Namespaces end to end on one backend: register, describe, update and list through the client;
@@ -46,9 +45,8 @@ export function namespacesConformance(backend: 'kafka' | 'embedded'): void {
 
   before(async () => {
     t = await startTestEngine(backend, { workers: false, engine: { namespaces: { pollMs: 100 } } });
-    server = createServer(createHttpApp({ engine: t.engine, metrics: new EngineMetrics(false).registry, selfEndpoint: 'self' }));
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    address = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    server = await serveGateway(t.engine);
+    address = addressOf(server);
     namespaces = new NamespaceClient({ address });
   });
   after(async () => {

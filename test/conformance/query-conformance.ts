@@ -1,13 +1,11 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
+import { type Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { workflowKey } from '../../topics/catalog.js';
 import type { WorkflowTask } from '../../topics/schemas/workflow-task/index.js';
 import { workflowTaskCodec } from '../../topics/serde/index.js';
-import { createHttpApp } from '../../gateway/http-app.js';
 import { engineHistoryFetcher } from '../../gateway/engine-history-fetcher.js';
-import { EngineMetrics } from '../../gateway/metrics.js';
 import { connectLogClient } from '../../sdk/client/log-client.js';
 import { QueryFailedError, QueryTimeoutError } from '../../sdk/client/query-sender.js';
 import { gatewayRunLocator } from '../../sdk/client/query-target.js';
@@ -17,6 +15,7 @@ import type { HistoryFetcher } from '../../sdk/worker/workflow-worker.js';
 import { itemQuery, statusQuery, type BasketResult } from '../workflows/queries.js';
 import { startTestEngine, type TestEngine } from '../support/test-engine.js';
 import { uniqueName, waitFor } from '../support/test-env.js';
+import { addressOf, serveGateway } from '../support/http-gateway.js';
 
 /** Queries end to end on one backend: workflow code, workers, the SDK clients and the HTTP API. */
 
@@ -31,9 +30,8 @@ export function queryConformance(backend: 'kafka' | 'embedded'): void {
   let address: string;
   before(async () => {
     t = await startTestEngine(backend, { workers: false });
-    server = createServer(createHttpApp({ engine: t.engine, metrics: new EngineMetrics(false).registry, selfEndpoint: 'self' }));
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    address = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    server = await serveGateway(t.engine);
+    address = addressOf(server);
     http = new WorkflowClient({ address, queryTimeout: '5s' });
   });
   after(async () => {

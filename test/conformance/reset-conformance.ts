@@ -1,15 +1,14 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
+import { type Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
-import { createHttpApp } from '../../gateway/http-app.js';
 import { engineHistoryFetcher } from '../../gateway/engine-history-fetcher.js';
-import { EngineMetrics } from '../../gateway/metrics.js';
 import { WorkflowClient, WorkflowClientError, type WorkflowHandle } from '../../sdk/client/workflow-client.js';
 import { Worker } from '../../sdk/worker/worker.js';
 import * as patchingActivities from '../workflows/patching/activities.js';
 import { startTestEngine, type TestEngine } from '../support/test-engine.js';
 import { uniqueName, waitFor } from '../support/test-env.js';
+import { addressOf, serveGateway } from '../support/http-gateway.js';
 
 /**
  * Reset end to end through the client and the HTTP API (the seed walkthrough): a run waiting for a
@@ -38,9 +37,8 @@ export function resetConformance(backend: 'kafka' | 'embedded'): void {
 
   before(async () => {
     t = await startTestEngine(backend, { workers: false });
-    server = createServer(createHttpApp({ engine: t.engine, metrics: new EngineMetrics(false).registry, selfEndpoint: 'self' }));
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    client = new WorkflowClient({ address: `http://127.0.0.1:${(server.address() as { port: number }).port}` });
+    server = await serveGateway(t.engine);
+    client = new WorkflowClient({ address: addressOf(server) });
   });
   after(async () => {
     server.close();

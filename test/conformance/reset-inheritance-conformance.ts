@@ -1,14 +1,13 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
+import { type Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
-import { createHttpApp } from '../../gateway/http-app.js';
 import { engineHistoryFetcher } from '../../gateway/engine-history-fetcher.js';
-import { EngineMetrics } from '../../gateway/metrics.js';
 import { WorkflowClient, type WorkflowHandle } from '../../sdk/client/workflow-client.js';
 import { Worker } from '../../sdk/worker/worker.js';
 import { startTestEngine, type TestEngine } from '../support/test-engine.js';
 import { uniqueName, waitFor } from '../support/test-env.js';
+import { addressOf, serveGateway } from '../support/http-gateway.js';
 
 /**
  * Reset of runs that used child workflows or updates before the reset point, through the client
@@ -34,9 +33,8 @@ export function resetInheritanceConformance(backend: 'kafka' | 'embedded'): void
     t = await startTestEngine(backend, { workers: false, shards: SHARDS });
     worker = new Worker(t.engine.workerConnection(), { taskQueue: queue, workflowsPath: WORKFLOWS, history: engineHistoryFetcher(t.engine) });
     await worker.start();
-    server = createServer(createHttpApp({ engine: t.engine, metrics: new EngineMetrics(false).registry, selfEndpoint: 'self' }));
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    client = new WorkflowClient({ address: `http://127.0.0.1:${(server.address() as { port: number }).port}` });
+    server = await serveGateway(t.engine);
+    client = new WorkflowClient({ address: addressOf(server) });
   });
   after(async () => {
     await worker.stop(1_000);

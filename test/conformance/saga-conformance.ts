@@ -1,12 +1,11 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
-import { createHttpApp } from '../../gateway/http-app.js';
-import { EngineMetrics } from '../../gateway/metrics.js';
+import { type Server } from 'node:http';
 import type { TripResult } from '../../examples/travel/workflows.js';
 import { WorkflowClient, type WorkflowExecutionInfo } from '../../sdk/client/workflow-client.js';
 import { startTestEngine, type TestEngine } from '../support/test-engine.js';
 import { uniqueName, waitFor } from '../support/test-env.js';
+import { addressOf, serveGateway } from '../support/http-gateway.js';
 
 /**
  * The saga walkthrough end to end on one backend: a trip whose payment fails and one of whose
@@ -20,9 +19,8 @@ export function sagaConformance(backend: 'kafka' | 'embedded'): void {
 
   before(async () => {
     t = await startTestEngine(backend);
-    server = createServer(createHttpApp({ engine: t.engine, metrics: new EngineMetrics(false).registry, selfEndpoint: 'self' }));
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    address = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    server = await serveGateway(t.engine);
+    address = addressOf(server);
     client = new WorkflowClient({ address });
   });
   after(async () => {

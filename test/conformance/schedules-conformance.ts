@@ -1,10 +1,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
+import { type Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
-import { createHttpApp } from '../../gateway/http-app.js';
 import { engineHistoryFetcher } from '../../gateway/engine-history-fetcher.js';
-import { EngineMetrics } from '../../gateway/metrics.js';
 import { SCHEDULER_WORKFLOWS, startScheduleWorker } from '../../gateway/schedules/schedule-worker.js';
 import { ScheduleClient, type ScheduleHandle, type ScheduleOptions } from '../../sdk/client/schedule-client.js';
 import { WorkflowClient } from '../../sdk/client/workflow-client.js';
@@ -15,6 +13,7 @@ import { Worker } from '../../sdk/worker/worker.js';
 import { bundleWorkflowCode } from '../../sdk/workflow/bundle.js';
 import { startTestEngine, type TestEngine } from '../support/test-engine.js';
 import { uniqueName, waitFor } from '../support/test-env.js';
+import { addressOf, serveGateway } from '../support/http-gateway.js';
 
 /** Schedules end to end on one backend, through the ScheduleClient and the gateway. */
 
@@ -32,9 +31,8 @@ export function schedulesConformance(backend: 'kafka' | 'embedded'): void {
 
   before(async () => {
     t = await startTestEngine(backend, { workers: false });
-    server = createServer(createHttpApp({ engine: t.engine, metrics: new EngineMetrics(false).registry, selfEndpoint: 'self' }));
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    const address = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    server = await serveGateway(t.engine);
+    const address = addressOf(server);
     schedules = new ScheduleClient({ address });
     workflows = new WorkflowClient({ address });
     const target = new Worker(t.engine.workerConnection(), { taskQueue: queue, workflowsPath: SCHEDULED_WORKFLOWS, history: engineHistoryFetcher(t.engine) });

@@ -1,16 +1,15 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
+import { type Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
-import { createHttpApp } from '../../gateway/http-app.js';
 import { engineHistoryFetcher } from '../../gateway/engine-history-fetcher.js';
-import { EngineMetrics } from '../../gateway/metrics.js';
 import { WorkflowClient, WorkflowClientError, WorkflowUpdateFailedError, type WorkflowHandle } from '../../sdk/client/workflow-client.js';
 import { replayHistories } from '../../sdk/replay/index.js';
 import { Worker } from '../../sdk/worker/worker.js';
 import * as updateActivities from '../workflows/update-activities.js';
 import { startTestEngine, type TestEngine } from '../support/test-engine.js';
 import { uniqueName } from '../support/test-env.js';
+import { addressOf, serveGateway } from '../support/http-gateway.js';
 
 /** Workflow updates end to end on one backend: the WorkflowClient, the gateway's HTTP routes, a worker, replay. */
 
@@ -27,9 +26,8 @@ export function updatesConformance(backend: 'kafka' | 'embedded'): void {
 
   before(async () => {
     t = await startTestEngine(backend, { workers: false, shards: backend === 'kafka' ? 8 : 4 });
-    server = createServer(createHttpApp({ engine: t.engine, metrics: new EngineMetrics(false).registry, selfEndpoint: 'self' }));
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    const address = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    server = await serveGateway(t.engine);
+    const address = addressOf(server);
     base = `${address}/api/v1/namespaces/default/workflows`;
     client = new WorkflowClient({ address });
     worker = new Worker(t.engine.workerConnection(), { taskQueue: queue, workflowsPath: UPDATE_WORKFLOWS, activities: updateActivities, history: engineHistoryFetcher(t.engine) });

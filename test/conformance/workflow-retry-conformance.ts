@@ -1,11 +1,9 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
+import { type Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { defaultHistoryConfig, type HistoryConfig } from '../../processors/history/index.js';
-import { createHttpApp } from '../../gateway/http-app.js';
 import { engineHistoryFetcher } from '../../gateway/engine-history-fetcher.js';
-import { EngineMetrics } from '../../gateway/metrics.js';
 import { WorkflowClient, WorkflowClientError } from '../../sdk/client/workflow-client.js';
 import { Worker } from '../../sdk/worker/worker.js';
 import { replayHistory } from '../../sdk/replay/replay-history.js';
@@ -14,6 +12,7 @@ import type { HistoryEvent } from '../../topics/schemas/history-event/index.js';
 import type { FlakyInput } from '../workflows/workflow-retry.js';
 import { startTestEngine, type TestEngine } from '../support/test-engine.js';
 import { uniqueName } from '../support/test-env.js';
+import { addressOf, serveGateway } from '../support/http-gateway.js';
 
 /** Workflow retry policies and the workflow-task rate limit end to end: client and HTTP start, engine, worker, workflow code. */
 
@@ -38,9 +37,8 @@ export function workflowRetryConformance(backend: 'kafka' | 'embedded'): void {
 
   before(async () => {
     t = await startTestEngine(backend, { workers: false, engine: { history } });
-    server = createServer(createHttpApp({ engine: t.engine, metrics: new EngineMetrics(false).registry, selfEndpoint: 'self' }));
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    address = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    server = await serveGateway(t.engine);
+    address = addressOf(server);
     client = new WorkflowClient({ address });
     throttledClient = new WorkflowClient({ address, namespace: THROTTLED });
     for (const namespace of ['default', THROTTLED]) {

@@ -1,25 +1,23 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
+import { type Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
-import { createHttpApp } from '../../gateway/http-app.js';
 import { engineHistoryFetcher } from '../../gateway/engine-history-fetcher.js';
-import { EngineMetrics } from '../../gateway/metrics.js';
 import { startScheduleWorker } from '../../gateway/schedules/schedule-worker.js';
 import { ScheduleClient } from '../../sdk/client/schedule-client.js';
 import { WorkflowClient } from '../../sdk/client/workflow-client.js';
 import { Worker } from '../../sdk/worker/worker.js';
 import { startTestEngine } from '../support/test-engine.js';
 import { uniqueName, waitFor } from '../support/test-env.js';
+import { addressOf, serveGateway } from '../support/http-gateway.js';
 
 const SCHEDULED_WORKFLOWS = fileURLToPath(new URL('../workflows/scheduled.ts', import.meta.url));
 
 /** An engine node on the test broker with the scheduler worker, a worker for the scheduled workflow and a gateway. */
 async function startNode(prefix: string, queue: string) {
   const t = await startTestEngine('kafka', { workers: false, prefix });
-  const server: Server = createServer(createHttpApp({ engine: t.engine, metrics: new EngineMetrics(false).registry, selfEndpoint: 'self' }));
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const address = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  const server: Server = await serveGateway(t.engine);
+  const address = addressOf(server);
   const target = new Worker(t.engine.workerConnection(), { taskQueue: queue, workflowsPath: SCHEDULED_WORKFLOWS, history: engineHistoryFetcher(t.engine) });
   await target.start();
   const workers = [target, await startScheduleWorker(t.engine)];
