@@ -14,6 +14,7 @@ import { parseArgs } from 'node:util';
 import { Engine } from './engine.js';
 import { createHttpApp } from './http-app.js';
 import { EngineMetrics } from './metrics.js';
+import { shardLogLines } from './shard-log.js';
 import { startExampleWorkers } from './example-workers.js';
 import { ScheduleWorkers } from './schedules/schedule-workers.js';
 import { startShardLagSampler } from './shard-lag-sampler.js';
@@ -40,6 +41,7 @@ async function dev(argv: string[]): Promise<void> {
   const data = resolve(values.data!);
   const kafka = values.kafka ? values.kafka.split(',') : undefined;
   const metrics = new EngineMetrics();
+  const shardLog = shardLogLines((line) => console.error(line), metrics);
   console.log(kafka ? `connecting to Kafka at ${kafka.join(', ')}…` : `starting the embedded engine in ${data}…`);
   const engine = await Engine.start({
     log: kafka ? { kind: 'kafka', brokers: kafka } : { kind: 'embedded', directory: resolve(data, 'log') },
@@ -48,10 +50,10 @@ async function dev(argv: string[]): Promise<void> {
     endpoint,
     namespaces: { requireRegistration: values['require-namespaces'] ?? false },
     onBatch: (shard, result) => metrics.recordBatch(shard, result),
-    onShardEvent: (e) => {
-      if (e.kind !== 'started' && e.kind !== 'stopped') console.error(`shard ${e.shard}: ${e.kind}${e.error ? ` — ${(e.error as Error).message}` : ''}`);
-    },
+    onShardTransition: shardLog.onTransition,
+    onRestoreProgress: shardLog.onRestoreProgress,
   });
+  metrics.watchShards(() => engine.node.shardReports());
   const server = createServer(createHttpApp({ engine, metrics: metrics.registry, selfEndpoint: endpoint }));
   await new Promise<void>((ready) => server.listen(port, values.host, ready));
   const workers = values['no-worker'] ? [] : await startExampleWorkers(engine, metrics);

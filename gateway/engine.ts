@@ -10,13 +10,17 @@ import type { MutableStateSnapshot } from '../topics/schemas/mutable-state-snaps
 import type { VisibilityRow } from '../topics/schemas/visibility-row/index.js';
 import { SingleObjectSerde, historyEventCodec, visibilityRowCodec, type Serde } from '../topics/serde/index.js';
 import { ensureTopics } from '../topics/topic-setup.js';
+import { TaskTopics } from '../topics/task-topics.js';
+import type { RestoreProgress } from '../state-stores/shard-store.js';
 import { defaultHistoryConfig, type HistoryConfig } from '../processors/history/index.js';
 import { historyConfigWith } from '../processors/namespaces/namespace-model.js';
 import { NamespaceRegistry } from '../processors/namespaces/namespace-registry.js';
-import { HistoryNode } from '../processors/history-node.js';
+import { ShardManager } from '../processors/shard-runtime/shard-manager.js';
+import type { ShardTransition } from '../processors/shard-runtime/shard-lifecycle.js';
+import { ShardHealth } from '../processors/shard-runtime/shard-health.js';
 import { ReplyListener } from '../processors/reply-listener.js';
-import type { BatchResult } from '../processors/shard-batch.js';
-import { eventStoreKey, Keyspace } from '../processors/store-layout.js';
+import type { BatchResult } from '../processors/shard-runtime/batch-commit.js';
+import { eventStoreKey, Keyspace } from '../processors/shard-runtime/store-layout.js';
 import { CommandClient } from '../sdk/client/command-client.js';
 import { gatewayRunLocator, queryTargetOf, queryTargetOfHistory, type QueryTarget } from '../sdk/client/query-target.js';
 import type { WorkerConnection } from '../sdk/worker/worker-connection.js';
@@ -36,11 +40,18 @@ export interface EngineOptions {
   readonly dataConverter?: DataConverter;
   readonly clock?: () => number;
   readonly onBatch?: (shard: number, result: BatchResult) => void;
+  /** Restore progress of each shard this node opens (long restores print it). */
+  readonly onRestoreProgress?: (shard: number, progress: RestoreProgress) => void;
   /** Wraps the opened log (fault injection in tests). */
   readonly wrapLog?: (log: Log) => Log;
   /** Overrides the history consumer group (split-brain tests only). */
   readonly historyGroupId?: string;
-  readonly onShardEvent?: ConstructorParameters<typeof HistoryNode>[0]['onShardEvent'];
+  /** Every lifecycle move of a shard on this node (CREATED → RESTORING → RUNNING, CORRUPTED, MIGRATED, …). */
+  readonly onShardTransition?: (transition: ShardTransition) => void;
+  /** The history group's session timeout: how long a node that died without leaving holds its shards. */
+  readonly sessionTimeoutMs?: number;
+  /** Task queues each namespace may have (default 100); each is four topics. */
+  readonly maxTaskQueuesPerNamespace?: number;
   /** History state-machine settings (limits per namespace and their defaults); default `defaultHistoryConfig`. */
   readonly history?: HistoryConfig;
   /** The namespace registry; see README "Namespaces". */
@@ -76,19 +87,22 @@ export class ShardUnavailableError extends LogbookError {
  */
 export class Engine {
   readonly client: CommandClient;
+  /** Liveness and readiness from the shards' lifecycles (served on /healthz and /readyz). */
+  readonly health: ShardHealth;
 
   private constructor(
     readonly log: Log,
     readonly catalog: TopicCatalog,
     readonly serde: Serde,
     readonly dataConverter: DataConverter,
-    readonly node: HistoryNode,
+    readonly node: ShardManager,
     readonly replies: ReplyListener,
     /** The namespaces every node and worker reads (limits, retention, rates). */
     readonly namespaces: NamespaceRegistry,
     /** Whether calls in unregistered namespaces are refused (see {@link NamespaceOptions}). */
     readonly requireRegisteredNamespaces: boolean,
   ) {
+    this.health = new ShardHealth(node, catalog.shards);
     this.client = new CommandClient(log, catalog, serde, replies, dataConverter, { locateRun: (ns, id, runId) => this.locateRun(ns, id, runId) });
   }
 
@@ -109,7 +123,7 @@ export class Engine {
       const registry = namespaces;
       let history = historyConfigWith(baseHistory, registry.list());
       registry.onChange(() => (history = historyConfigWith(baseHistory, registry.list())));
-      const node = new HistoryNode({
+      const node = new ShardManager({
         log,
         catalog,
         serde,
@@ -118,7 +132,10 @@ export class Engine {
         endpoint: options.endpoint,
         ...(options.historyGroupId ? { groupId: options.historyGroupId } : {}),
         ...(options.onBatch ? { onBatch: options.onBatch } : {}),
-        ...(options.onShardEvent ? { onShardEvent: options.onShardEvent } : {}),
+        ...(options.onRestoreProgress ? { onRestoreProgress: options.onRestoreProgress } : {}),
+        ...(options.onShardTransition ? { onTransition: options.onShardTransition } : {}),
+        ...(options.sessionTimeoutMs ? { sessionTimeoutMs: options.sessionTimeoutMs } : {}),
+        taskTopics: new TaskTopics(log.admin, catalog, options.maxTaskQueuesPerNamespace),
         history: () => history,
       });
       const replies = new ReplyListener(log, catalog, serde);

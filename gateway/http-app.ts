@@ -40,8 +40,15 @@ export function createHttpApp(options: HttpAppOptions): Express {
   app.get('/', (_req, res) => {
     res.type('html').send(UI_HTML);
   });
+  // Liveness: the process answers; with where each shard held here stands.
   app.get('/healthz', (_req, res) => {
-    res.json({ status: 'ok', shards: engine.node.ownedShards() });
+    res.json({ status: 'ok', shards: engine.node.ownedShards(), states: engine.node.shardReports() });
+  });
+  // Readiness: every shard held here RUNNING, none failing repeatedly, no shard without an owner.
+  app.get('/readyz', async (_req, res) => {
+    const readiness = await engine.health.readiness();
+    if (!readiness.ready) res.setHeader('retry-after', '1');
+    res.status(readiness.ready ? 200 : 503).json({ status: readiness.ready ? 'ready' : 'not ready', reasons: readiness.reasons, shards: readiness.shards });
   });
   app.get('/metrics', async (_req, res) => {
     res.setHeader('content-type', options.metrics.contentType);

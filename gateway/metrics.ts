@@ -1,5 +1,7 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { BatchResult } from '../processors/shard-batch.js';
+import type { BatchResult } from '../processors/shard-runtime/batch-commit.js';
+import { SHARD_STATES, type ShardTransition } from '../processors/shard-runtime/shard-lifecycle.js';
+import type { ShardReport } from '../processors/shard-runtime/shard-records.js';
 
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
@@ -14,7 +16,18 @@ export class EngineMetrics {
   private readonly historySize = new Histogram({ name: 'logbook_history_size_events', help: 'Events in a run when it closed', buckets: [5, 10, 25, 50, 100, 250, 1000, 10_000, 51_200], registers: [this.registry] });
   private readonly batchSize = new Histogram({ name: 'logbook_processor_batch_inputs', help: 'Inputs (commands and timers) per shard transaction', buckets: [1, 2, 5, 10, 25, 50, 100, 250, 500], registers: [this.registry] });
   private readonly transaction = new Histogram({ name: 'logbook_processor_transaction_seconds', help: 'Begin-to-commit time of a shard transaction', buckets: LATENCY_BUCKETS, registers: [this.registry] });
-  private readonly deadLetters = new Counter({ name: 'logbook_dead_letters_total', help: 'Inputs written to the dead-letter topic', registers: [this.registry] });
+  private readonly deadLetters = new Counter({ name: 'logbook_dead_letters_total', help: 'Inputs written to the dead-letter topic, by the step that failed and its code', labelNames: ['step', 'code'], registers: [this.registry] });
+  private readonly quarantined = new Counter({ name: 'logbook_quarantined_inputs_total', help: 'Inputs set aside (dead-lettered) because they made their shard fail twice in a row', registers: [this.registry] });
+  private readonly shardTransitions = new Counter({ name: 'logbook_shard_transitions_total', help: 'Shard lifecycle moves on this node, by the state entered', labelNames: ['state'], registers: [this.registry] });
+  private shardReports: () => readonly ShardReport[] = () => [];
+  private readonly shardsByState = new Gauge({
+    name: 'logbook_shards',
+    help: 'Shards held by this node, by lifecycle state',
+    labelNames: ['state'],
+    registers: [this.registry],
+    collect: () => this.collectShards(),
+  });
+  private readonly restoreRemaining = new Gauge({ name: 'logbook_shard_restore_remaining_offsets', help: 'Offsets a restoring shard still has to read on the changelog it is reading', labelNames: ['shard'], registers: [this.registry] });
   private readonly timerLateness = new Histogram({ name: 'logbook_timer_lateness_seconds', help: 'How late durable timers fired', buckets: LATENCY_BUCKETS, registers: [this.registry] });
   private readonly workflowTask = new Histogram({ name: 'logbook_workflow_task_seconds', help: 'Workflow task processing time on the worker', labelNames: ['result'], buckets: LATENCY_BUCKETS, registers: [this.registry] });
   private readonly replay = new Histogram({ name: 'logbook_replay_seconds', help: 'Replay time of a workflow task (cache miss: full history)', labelNames: ['cache'], buckets: LATENCY_BUCKETS, registers: [this.registry] });
@@ -33,7 +46,10 @@ export class EngineMetrics {
   recordBatch(_shard: number, result: BatchResult): void {
     this.batchSize.observe(result.inputs + result.timersFired);
     this.transaction.observe(result.transactionMs / 1000);
-    if (result.deadLetters > 0) this.deadLetters.inc(result.deadLetters);
+    for (const outcome of result.outcomes) {
+      if (outcome.fate === 'quarantined') this.quarantined.inc();
+      if (outcome.fate === 'dead-lettered' || outcome.fate === 'quarantined') this.deadLetters.inc({ step: outcome.step ?? '', code: outcome.code ?? '' });
+    }
     for (const lateness of result.timerLatenessMs) this.timerLateness.observe(Math.max(0, lateness) / 1000);
     for (const event of result.events) {
       const type = event.attributes.type;
@@ -44,6 +60,22 @@ export class EngineMetrics {
         this.historySize.observe(event.eventId);
       }
     }
+  }
+
+  /** Reads the shard reports of this node whenever /metrics is scraped. */
+  watchShards(reports: () => readonly ShardReport[]): void {
+    this.shardReports = reports;
+  }
+
+  recordShardTransition(transition: ShardTransition): void {
+    this.shardTransitions.inc({ state: transition.to });
+  }
+
+  private collectShards(): void {
+    const reports = this.shardReports();
+    for (const state of SHARD_STATES) this.shardsByState.set({ state }, reports.filter((r) => r.state === state).length);
+    this.restoreRemaining.reset();
+    for (const r of reports) if (r.restore) this.restoreRemaining.set({ shard: String(r.shard) }, Math.max(0, r.restore.endOffset - r.restore.position));
   }
 
   recordWorkflowTask(event: { cacheHit: boolean; replayMs: number; result: string }): void {

@@ -51,6 +51,33 @@ const derivedListKey = (keyspace: string, key: string) => `~d${SEP}${keyspace}${
 const checkpointKey = (topic: string) => `~c${SEP}${topic}`;
 const text = (key: Buffer | string) => (typeof key === 'string' ? key : key.toString('utf8'));
 
+/** Where a restore stands, reported as it goes. */
+export interface RestoreProgress {
+  readonly topic: string;
+  readonly fromOffset: number;
+  /** The next offset to apply. */
+  readonly position: number;
+  /** The read_committed end the restore reads to. */
+  readonly endOffset: number;
+  /** Records applied so far, over every topic. */
+  readonly recordsApplied: number;
+}
+
+/** Options of {@link ShardStore.restore}. */
+export interface RestoreOptions {
+  /** The topics' `delete.retention.ms`: an older checkpoint may have missed tombstones, so the store is wiped first. */
+  readonly maxCheckpointAgeMs?: number;
+  readonly onProgress?: (progress: RestoreProgress) => void;
+  readonly signal?: AbortSignal;
+}
+
+/** What a restore did. */
+export interface RestoreResult {
+  readonly recordsApplied: number;
+  /** The checkpoint was too old and the store was rebuilt from offset 0. */
+  readonly wiped: boolean;
+}
+
 /** Options of a shard store. */
 export interface ShardStoreOptions {
   readonly directory: string;
@@ -109,21 +136,27 @@ export class ShardStore {
     return raw ? (JSON.parse(raw.toString('utf8')) as Checkpoint) : { nextOffset: 0, writtenAt: 0 };
   }
 
-  /** Applies changelog records in one atomic batch (later records of the same key win). */
-  async apply(records: readonly ChangelogRecord[]): Promise<void> {
+  /**
+   * Applies changelog records in one atomic batch (later records of the same key win). Records
+   * with an offset advance their topic's checkpoint past them; `checkpoints` (topic → next offset)
+   * moves checkpoints explicitly, in the same batch — the processor's post-commit checkpoint of
+   * what its transaction wrote, so a later restore reads only the tail.
+   */
+  async apply(records: readonly ChangelogRecord[], checkpoints: ReadonlyMap<string, number> = new Map()): Promise<void> {
     const operations: KvOperation[] = [];
     const derivedNow = new Map<string, string[]>();
-    const checkpoints = new Map<string, number>();
+    const moved = new Map<string, number>();
+    for (const [topic, nextOffset] of checkpoints) if (this.bindings.has(topic)) moved.set(topic, nextOffset);
     for (const record of records) {
       const binding = this.bindings.get(record.topic);
       if (!binding) throw new RangeError(`no changelog binding for topic ${record.topic}`);
       const key = binding.storeKey ? binding.storeKey(text(record.key)) : text(record.key);
       await this.applyOne(binding, key, record.value, operations, derivedNow);
       if (record.offset !== undefined) {
-        checkpoints.set(record.topic, Math.max(checkpoints.get(record.topic) ?? 0, record.offset + 1));
+        moved.set(record.topic, Math.max(moved.get(record.topic) ?? 0, record.offset + 1));
       }
     }
-    for (const [topic, nextOffset] of checkpoints) operations.push(this.checkpointOperation(topic, nextOffset));
+    for (const [topic, nextOffset] of moved) operations.push(this.checkpointOperation(topic, nextOffset));
     await this.kv.batch(operations);
   }
 
@@ -132,13 +165,16 @@ export class ShardStore {
    * REGISTERED → RESTORING → COMPLETED. Checkpoints older than `maxCheckpointAgeMs` (the topic's
    * `delete.retention.ms`: tombstones may be gone) wipe the store first.
    */
-  async restore(log: Log, options: { maxCheckpointAgeMs?: number; onProgress?: (topic: string, applied: number, end: number) => void; signal?: AbortSignal } = {}): Promise<{ recordsApplied: number }> {
+  async restore(log: Log, options: RestoreOptions = {}): Promise<RestoreResult> {
     this.restoreState.start();
     try {
-      if (options.maxCheckpointAgeMs !== undefined && (await this.hasStaleCheckpoint(options.maxCheckpointAgeMs))) await this.wipe();
+      const wiped = options.maxCheckpointAgeMs !== undefined && (await this.hasStaleCheckpoint(options.maxCheckpointAgeMs));
+      if (wiped) await this.wipe();
       let recordsApplied = 0;
       for (const binding of this.bindings.values()) {
         const from = (await this.checkpoint(binding.topic)).nextOffset;
+        const end = await log.endOffset(binding.topic, this.shard);
+        options.onProgress?.({ topic: binding.topic, fromOffset: from, position: from, endOffset: end, recordsApplied });
         const result = await log.readPartition(
           binding.topic,
           this.shard,
@@ -146,19 +182,33 @@ export class ShardStore {
           async (records) => {
             await this.apply(records.map((r) => ({ topic: r.topic, offset: r.offset, key: r.key ?? Buffer.alloc(0), value: r.value })));
             recordsApplied += records.length;
-            options.onProgress?.(binding.topic, recordsApplied, records[records.length - 1]!.offset);
+            options.onProgress?.({ topic: binding.topic, fromOffset: from, position: records[records.length - 1]!.offset + 1, endOffset: end, recordsApplied });
           },
-          options.signal ? { signal: options.signal } : {},
+          { untilOffset: end, ...(options.signal ? { signal: options.signal } : {}) },
         );
         // The end may lie past trailing transaction markers: checkpoint it so the next restore starts there.
         await this.kv.batch([this.checkpointOperation(binding.topic, result.nextOffset)]);
       }
       this.restoreState.complete();
-      return { recordsApplied };
+      return { recordsApplied, wiped };
     } catch (error) {
       this.restoreState.fail();
       throw error;
     }
+  }
+
+  /**
+   * Re-dates the checkpoints without moving them: while the shard is owned and idle nothing is
+   * written after them, so the store is still current, and a later takeover must not take an old
+   * checkpoint for a stale store (see `maxCheckpointAgeMs` of {@link restore}).
+   */
+  async refreshCheckpoints(): Promise<void> {
+    const operations: KvOperation[] = [];
+    for (const topic of this.bindings.keys()) {
+      const cp = await this.checkpoint(topic);
+      if (cp.nextOffset > 0) operations.push(this.checkpointOperation(topic, cp.nextOffset));
+    }
+    if (operations.length > 0) await this.kv.batch(operations);
   }
 
   /** Deletes everything, checkpoints included. */

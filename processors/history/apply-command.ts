@@ -23,6 +23,7 @@ import { resetWorkflow } from './reset.js';
 import { answersInheritedChild } from './reset-children.js';
 import { answersOwnExternalRequest } from './reset-child-requests.js';
 import { applyStart, type StartCommand } from './start.js';
+import { NO_FACTS, withFreshRunId, type InputFacts } from './run-id-reuse.js';
 import { RejectionCode, type Transition } from './transition.js';
 import { workflowTaskFailed, workflowTaskStarted } from './workflow-task-attempts.js';
 import { workflowTaskCompleted } from './workflow-task-completion.js';
@@ -85,8 +86,11 @@ export function applyCommand(
   command: Command,
   now: number,
   config: HistoryConfig = defaultHistoryConfig,
+  facts: InputFacts = NO_FACTS,
 ): Transition {
-  return answerInitiator(command, quietStaleChildMessage(command, answerParent(command, applyToRun(state, command, now, config))));
+  // A start naming an earlier run's id gets a fresh one (run-id-reuse.ts): ids are unique per workflow id.
+  const input = facts.runIdUsedEarlier && state ? withFreshRunId(command, state.executionInfo.runId) : command;
+  return answerInitiator(input, quietStaleChildMessage(input, answerParent(input, applyToRun(state, input, now, config))));
 }
 
 function applyToRun(state: MutableStateSnapshot | null, command: Command, now: number, config: HistoryConfig): Transition {

@@ -66,3 +66,12 @@ export function resetRunIdOf(baseRunId: string, requestId: string): string {
 export function childRunIdOf(parentRunId: string, initiatedEventId: number): string {
   return uuidShapedHashOf(`${parentRunId}/child/${initiatedEventId}`);
 }
+
+/**
+ * The run id given to a start that names a run id an earlier run of the same workflow id used
+ * (a start redelivered after a later run began): derived from the requested id and the current
+ * run's, so the same redelivery always makes the same run, and never the earlier run's id.
+ */
+export function reusedRunIdOf(requestedRunId: string, currentRunId: string): string {
+  return uuidShapedHashOf(`${requestedRunId}/requested-again-after/${currentRunId}`);
+}

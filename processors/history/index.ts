@@ -8,6 +8,7 @@
  * @module
  */
 export { applyCommand } from './apply-command.js';
+export { requestedRunIdOf, type InputFacts } from './run-id-reuse.js';
 export { DEFAULT_RETENTION_MS, defaultHistoryConfig, defaultHistoryLimits, limitsFor, retentionFor, type HistoryConfig, type HistoryLimits } from './config.js';
 export { retentionTimersOf } from './retention.js';
 export { applyTimer, timersOf } from './timers.js';
@@ -23,6 +24,7 @@ export {
   type Transition,
   type WorkflowTaskIntent,
 } from './transition.js';
+export { errorReply } from './context.js';
 export { prngSeedOf } from './deterministic-seed.js';
 export { resetPointOf, RESET_EVENT_TYPES, type ResetPoint } from './reset-point.js';
 export { isReappliedChildOutcome } from './reset-children.js';

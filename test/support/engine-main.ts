@@ -9,6 +9,7 @@
 import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { Engine } from '../../gateway/engine.js';
+import { transitionLine } from '../../processors/shard-runtime/shard-lifecycle.js';
 import { createHttpApp } from '../../gateway/http-app.js';
 import { EngineMetrics } from '../../gateway/metrics.js';
 import { engineHistoryFetcher, gatewayHistoryFetcher } from '../../gateway/engine-history-fetcher.js';
@@ -76,7 +77,7 @@ if (role === 'workers') {
     shards,
     dataDirectory: env('ENGINE_DATA'),
     endpoint,
-    onShardEvent: (e) => console.log(`SHARD ${e.shard} ${e.kind}${e.error ? ` ${(e.error as Error).message}` : ''}`),
+    onShardTransition: (t) => console.log(`SHARD ${transitionLine(t)}`),
     onBatch: (shard, result) => metrics.recordBatch(shard, result),
   });
   server.on('request', createHttpApp({ engine, metrics: metrics.registry, selfEndpoint: endpoint }));

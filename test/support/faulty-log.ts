@@ -17,10 +17,11 @@ export function withInjectedFaults(log: Log, plan: FaultPlan): Log {
     send: (records) => tx.send(records),
     abort: () => tx.abort(),
     commit: async () => {
-      await tx.commit();
+      const receipt = await tx.commit();
       if (plan.failCommitAfterAccepted(id)) {
         throw new CommitOutcomeUnknownError(`injected fault: the commit of ${id} was accepted but reported as failed`);
       }
+      return receipt;
     },
   });
   const wrapProducer = (producer: TransactionalProducer): TransactionalProducer => ({

@@ -60,6 +60,8 @@ export interface TopicAdmin {
   describeTopics(names: readonly string[]): Promise<Map<string, TopicDescription>>;
   /** Deletes topics (tests and tooling only). */
   deleteTopics(names: readonly string[]): Promise<void>;
+  /** The names of every topic that exists now. */
+  listTopics(): Promise<string[]>;
 }
 
 /**
@@ -81,8 +83,29 @@ export interface Producer {
  */
 export interface Transaction {
   send(records: readonly OutgoingRecord[]): Promise<void>;
-  commit(): Promise<void>;
+  /** Commits; resolves with where the transaction's records ended in each partition it wrote. */
+  commit(): Promise<CommitReceipt>;
   abort(): Promise<void>;
+}
+
+/** One partition a committed transaction wrote to. */
+export interface WrittenPartition {
+  readonly topic: string;
+  readonly partition: number;
+  /**
+   * The offset after the transaction's last record there. Reading from it yields nothing of this
+   * transaction (at most its commit marker), so it is a safe checkpoint for a store that applied
+   * everything the transaction wrote.
+   */
+  readonly nextOffset: number;
+}
+
+/**
+ * What a commit reports: the partitions written by records that named their partition (as
+ * changelog records do), each with the offset after its last record there.
+ */
+export interface CommitReceipt {
+  readonly written: readonly WrittenPartition[];
 }
 
 /**
@@ -187,6 +210,24 @@ export interface GroupConsumer {
    * Waits up to `waitMs` for a first record; returns an empty array on timeout or abort.
    */
   take(partition: number, options: TakeOptions): Promise<LogRecord[]>;
+  /**
+   * The generation of the assignment this member holds: it changes with every rebalance this
+   * member takes part in, so work started for an older generation can tell it is stale.
+   */
+  generation(): number;
+  /**
+   * Resolves with the current generation once the group coordinator has confirmed, after this
+   * call, that this member still belongs to it (a heartbeat answered). Rejects when the signal
+   * aborts. A member that lost its membership without noticing (a long pause) must not re-fence a
+   * shard before this resolves: the coordinator may have given the shard to another member.
+   */
+  confirmMembership(signal?: AbortSignal): Promise<number>;
+  /**
+   * Leaves the group and joins it again, so the coordinator hands out the partitions afresh
+   * (every partition held is revoked first, as in a rebalance). The remedy when a partition's
+   * transactional id was fenced while this member still holds it: its ownership is in doubt.
+   */
+  rejoin(): Promise<void>;
   /**
    * Commits the group's positions of partition p. The history processor keeps its real positions
    * in its changelog and commits here only for lag monitoring; workers rely on these positions to

@@ -71,6 +71,8 @@ export class EmbeddedGroupConsumer implements GroupConsumer {
   private readonly paused = new Set<number>();
   private listener: AssignmentListener | undefined;
   private readonly wake = new EventTarget();
+  private generationCount = 0;
+  private joined = false;
 
   constructor(
     private readonly log: EmbeddedLog,
@@ -93,6 +95,27 @@ export class EmbeddedGroupConsumer implements GroupConsumer {
   async start(listener: AssignmentListener): Promise<void> {
     this.partitionCount();
     this.listener = listener;
+    this.joined = true;
+    this.groups.join(this);
+  }
+
+  generation(): number {
+    return this.generationCount;
+  }
+
+  /** In one process the group's view is this member's own: a member that has not left belongs to it. */
+  async confirmMembership(signal?: AbortSignal): Promise<number> {
+    signal?.throwIfAborted();
+    return this.generationCount;
+  }
+
+  async rejoin(): Promise<void> {
+    if (!this.joined) return;
+    const held = this.owned;
+    this.groups.leave(this);
+    this.owned = [];
+    this.positions.clear();
+    if (held.length > 0) this.listener?.onRevoked(held);
     this.groups.join(this);
   }
 
@@ -105,6 +128,7 @@ export class EmbeddedGroupConsumer implements GroupConsumer {
   }
 
   applyAssignment(partitions: readonly number[], generation: number): void {
+    this.generationCount = generation;
     const revoked = this.owned.filter((p) => !partitions.includes(p));
     const added = partitions.filter((p) => !this.owned.includes(p));
     this.owned = [...partitions].sort((a, b) => a - b);
@@ -158,6 +182,7 @@ export class EmbeddedGroupConsumer implements GroupConsumer {
   }
 
   async stop(): Promise<void> {
+    this.joined = false;
     const owned = this.owned;
     this.groups.leave(this);
     this.owned = [];

@@ -17,6 +17,7 @@ import type {
   TopicDescription,
   TopicSpec,
   Transaction,
+  WrittenPartition,
   TransactionalProducer,
 } from '../log.js';
 import { assertRecordsFit, toBuffer } from '../record-size.js';
@@ -66,6 +67,7 @@ export class EmbeddedLog implements Log {
       createTopics: (specs) => this.createTopics(specs),
       describeTopics: (names) => this.describeTopics(names),
       deleteTopics: (names) => this.deleteTopics(names),
+      listTopics: async () => [...this.topics.keys()],
     };
     this.groups = new EmbeddedGroups(this);
   }
@@ -125,10 +127,11 @@ export class EmbeddedLog implements Log {
           },
           commit: async () => {
             finish();
-            await this.enqueueWrite(async () => {
+            const written = await this.enqueueWrite(async () => {
               checkEpoch();
-              await this.writeRecords(pending);
+              return this.writeRecords(pending);
             });
+            return { written };
           },
           abort: async () => {
             finish();
@@ -229,7 +232,8 @@ export class EmbeddedLog implements Log {
     return partitionForKey(record.key, spec.partitions);
   }
 
-  private async writeRecords(records: readonly OutgoingRecord[]): Promise<void> {
+  /** Appends the records in one atomic batch; resolves with the next offset of each partition written. */
+  private async writeRecords(records: readonly OutgoingRecord[]): Promise<WrittenPartition[]> {
     const operations: KvOperation[] = [];
     const touched = new Map<string, number>();
     for (const record of records) {
@@ -249,6 +253,10 @@ export class EmbeddedLog implements Log {
     await this.store.batch(operations);
     for (const [id, next] of touched) this.nextOffsets.set(id, next);
     for (const id of touched.keys()) this.appended.emit(id);
+    return [...touched].map(([id, nextOffset]) => {
+      const cut = id.lastIndexOf('/');
+      return { topic: id.slice(0, cut), partition: Number(id.slice(cut + 1)), nextOffset };
+    });
   }
 
   private async nextOffset(topic: string, partition: number): Promise<number> {

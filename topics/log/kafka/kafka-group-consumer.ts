@@ -32,11 +32,15 @@ interface PartitionState {
  * positions and anything before them is dropped.
  */
 export class KafkaGroupConsumer implements GroupConsumer {
-  private readonly consumer: Consumer;
+  private consumer: Consumer;
   private readonly states = new Map<number, PartitionState>();
   private readonly arrivals = new EventEmitter();
   private owned: number[] = [];
-  private generation = 0;
+  /** What this member held when it last left to rejoin (advertised until the new join lands). */
+  private heldBeforeRejoin: readonly number[] = [];
+  private generationCount = 0;
+  /** Emits `confirmed` whenever the coordinator confirms membership (a join or a heartbeat). */
+  private readonly membership = new EventEmitter();
   private listener: AssignmentListener | undefined;
   private readonly maxBufferedBytes: number;
   private stopped = false;
@@ -46,43 +50,97 @@ export class KafkaGroupConsumer implements GroupConsumer {
   private lastFlush: Promise<void> = Promise.resolve();
 
   constructor(
-    kafka: Kafka,
+    private readonly kafka: Kafka,
     private readonly admin: () => Promise<Admin>,
     private readonly options: GroupConsumerOptions,
-    consumerSettings: { maxBytesPerPartition: number; maxWaitTimeMs: number },
+    private readonly consumerSettings: { maxBytesPerPartition: number; maxWaitTimeMs: number },
   ) {
     this.maxBufferedBytes = options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
     this.arrivals.setMaxListeners(0);
-    this.consumer = kafka.consumer({
-      groupId: options.groupId,
-      partitionAssigners: [coPartitionedAssigner(() => ({ endpoint: options.endpoint, owned: this.owned }))],
-      sessionTimeout: options.sessionTimeoutMs ?? 10_000,
+    this.membership.setMaxListeners(0);
+    this.consumer = this.createConsumer();
+  }
+
+  private createConsumer(): Consumer {
+    const consumer = this.kafka.consumer({
+      groupId: this.options.groupId,
+      // While rejoining, advertise what was held, so the sticky assignor can give it back.
+      partitionAssigners: [coPartitionedAssigner(() => ({ endpoint: this.options.endpoint, owned: this.owned.length > 0 ? this.owned : this.heldBeforeRejoin }))],
+      sessionTimeout: this.options.sessionTimeoutMs ?? 10_000,
       heartbeatInterval: 1_000,
       rebalanceTimeout: 30_000,
-      maxWaitTimeInMs: consumerSettings.maxWaitTimeMs,
-      maxBytesPerPartition: consumerSettings.maxBytesPerPartition,
-      maxBytes: consumerSettings.maxBytesPerPartition * 4,
+      maxWaitTimeInMs: this.consumerSettings.maxWaitTimeMs,
+      maxBytesPerPartition: this.consumerSettings.maxBytesPerPartition,
+      maxBytes: this.consumerSettings.maxBytesPerPartition * 4,
       readUncommitted: false,
       allowAutoTopicCreation: false,
     });
+    // Events of a consumer replaced by a rejoin are ignored.
+    const current = () => consumer === this.consumer;
+    const { GROUP_JOIN, REBALANCING, CRASH, HEARTBEAT } = consumer.events;
+    consumer.on(REBALANCING, () => current() && this.listener?.onRebalanceStarted?.());
+    consumer.on(GROUP_JOIN, (event) => {
+      if (!current()) return;
+      this.onJoin(event.payload.memberAssignment);
+      this.membership.emit('confirmed');
+    });
+    consumer.on(HEARTBEAT, () => current() && this.membership.emit('confirmed'));
+    consumer.on(CRASH, (event) => {
+      if (current() && !event.payload.restart) this.lostEverything(event.payload.error);
+    });
+    return consumer;
   }
 
   async start(listener: AssignmentListener): Promise<void> {
     this.listener = listener;
-    const { GROUP_JOIN, REBALANCING, CRASH } = this.consumer.events;
-    this.consumer.on(REBALANCING, () => this.listener?.onRebalanceStarted?.());
-    this.consumer.on(GROUP_JOIN, (event) => this.onJoin(event.payload.memberAssignment));
-    this.consumer.on(CRASH, (event) => {
-      if (!event.payload.restart) this.lostEverything(event.payload.error);
-    });
-    await this.consumer.connect();
-    await this.consumer.subscribe({ topics: [...this.options.topics], fromBeginning: true });
-    await this.consumer.run({
+    await this.run(this.consumer);
+  }
+
+  private async run(consumer: Consumer): Promise<void> {
+    await consumer.connect();
+    await consumer.subscribe({ topics: [...this.options.topics], fromBeginning: true });
+    await consumer.run({
       autoCommit: false,
       eachBatchAutoResolve: false,
       partitionsConsumedConcurrently: 1,
-      eachBatch: async (payload) => this.onBatch(payload),
+      eachBatch: async (payload) => {
+        if (consumer === this.consumer) this.onBatch(payload);
+      },
     });
+  }
+
+  generation(): number {
+    return this.generationCount;
+  }
+
+  confirmMembership(signal?: AbortSignal): Promise<number> {
+    return new Promise((resolve, reject) => {
+      const onConfirmed = () => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve(this.generationCount);
+      };
+      const onAbort = () => {
+        this.membership.off('confirmed', onConfirmed);
+        reject(signal?.reason ?? new Error('aborted'));
+      };
+      if (signal?.aborted) return onAbort();
+      this.membership.once('confirmed', onConfirmed);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  /**
+   * KafkaJS cannot be asked to rejoin, so the member leaves (its consumer disconnects, sending
+   * LeaveGroup) and a new consumer joins in its place, advertising the partitions held before.
+   */
+  async rejoin(): Promise<void> {
+    if (this.stopped) return;
+    this.heldBeforeRejoin = this.owned;
+    this.revokeAll();
+    const previous = this.consumer;
+    this.consumer = this.createConsumer();
+    await previous.disconnect().catch(() => undefined);
+    if (!this.stopped) await this.run(this.consumer);
   }
 
   assignment(): readonly number[] {
@@ -180,7 +238,8 @@ export class KafkaGroupConsumer implements GroupConsumer {
   }
 
   private onJoin(memberAssignment: Record<string, number[]>): void {
-    this.generation++;
+    this.generationCount++;
+    this.heldBeforeRejoin = [];
     const next = [...(memberAssignment[this.options.topics[0]!] ?? [])].sort((a, b) => a - b);
     const revoked = this.owned.filter((p) => !next.includes(p));
     const added = next.filter((p) => !this.owned.includes(p));
@@ -193,7 +252,7 @@ export class KafkaGroupConsumer implements GroupConsumer {
       for (const [topic, offset] of state.expected) this.consumer.seek({ topic, partition: p, offset: String(offset) });
     }
     if (revoked.length > 0) this.listener?.onRevoked(revoked);
-    if (added.length > 0) this.listener?.onAssigned(added, this.generation);
+    if (added.length > 0) this.listener?.onAssigned(added, this.generationCount);
     this.listener?.onRebalanceCompleted?.();
   }
 
@@ -249,11 +308,16 @@ export class KafkaGroupConsumer implements GroupConsumer {
   }
 
   private lostEverything(error?: unknown): void {
+    this.revokeAll();
+    this.listener?.onStopped?.(error);
+  }
+
+  /** Revokes every partition held, as a rebalance that takes them all would. */
+  private revokeAll(): void {
     const lost = this.owned;
     this.owned = [];
     this.states.clear();
     if (lost.length > 0) this.listener?.onRevoked(lost);
-    this.listener?.onStopped?.(error);
     for (const p of lost) this.arrivals.emit(String(p));
   }
 

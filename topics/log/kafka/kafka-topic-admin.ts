@@ -39,6 +39,13 @@ export function kafkaTopicAdmin(admin: () => Promise<Admin>): TopicAdmin {
       for (const t of topics) result.set(t.name, { name: t.name, partitions: t.partitions.length });
       return result;
     },
+    async listTopics() {
+      try {
+        return await (await admin()).listTopics();
+      } catch (error) {
+        throw logError('listing topics', error);
+      }
+    },
     async deleteTopics(names) {
       const client = await admin();
       const existing = new Set(await client.listTopics());

@@ -1,6 +1,6 @@
 import type { Kafka, Message } from 'kafkajs';
 import { CommitOutcomeUnknownError } from '../../errors.js';
-import type { OutgoingRecord, Transaction, TransactionalProducer } from '../log.js';
+import type { CommitReceipt, OutgoingRecord, Transaction, TransactionalProducer, WrittenPartition } from '../log.js';
 import { assertRecordsFit } from '../record-size.js';
 import { transactionError } from './kafka-errors.js';
 import { producerWithCachedCoordinator } from './transaction-coordinator-cache.js';
@@ -65,15 +65,42 @@ export async function openTransactionalProducer(
     begin: () =>
       guard('begin', async (): Promise<Transaction> => {
         const tx = await producer.transaction();
+        const written = new Map<string, WrittenPartition>();
         return {
           send: async (records) => {
             assertRecordsFit(records, settings.maxRecordBytes);
-            await guard('send', () => tx.sendBatch({ topicMessages: settings.toMessages(records), acks: -1 }));
+            const topicMessages = settings.toMessages(records);
+            const appended = await guard('send', () => tx.sendBatch({ topicMessages, acks: -1 }));
+            recordWritten(written, topicMessages, appended);
           },
-          commit: () => guard('commit', () => tx.commit()),
+          commit: () => guard('commit', async (): Promise<CommitReceipt> => {
+            await tx.commit();
+            return { written: [...written.values()] };
+          }),
           abort: () => guard('abort', () => tx.abort()),
         };
       }),
     close: () => producer.disconnect(),
   };
+}
+
+/**
+ * Notes where a send's records landed: the broker reports each partition's base offset, and the
+ * records of one partition are appended as one batch, so the next offset is base + their count.
+ * Only records that named their partition are counted: the others' partitions KafkaJS chose.
+ */
+function recordWritten(
+  written: Map<string, WrittenPartition>,
+  sent: ReadonlyArray<{ topic: string; messages: ReadonlyArray<{ partition?: number }> }>,
+  appended: ReadonlyArray<{ topicName: string; partition: number; baseOffset?: string }>,
+): void {
+  for (const result of appended) {
+    if (result.baseOffset === undefined || Number(result.baseOffset) < 0) continue;
+    const count = sent.find((t) => t.topic === result.topicName)?.messages.filter((m) => m.partition === result.partition).length ?? 0;
+    if (count === 0) continue;
+    const nextOffset = Number(result.baseOffset) + count;
+    const id = `${result.topicName}/${result.partition}`;
+    const before = written.get(id)?.nextOffset ?? 0;
+    written.set(id, { topic: result.topicName, partition: result.partition, nextOffset: Math.max(before, nextOffset) });
+  }
 }

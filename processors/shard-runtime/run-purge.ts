@@ -1,6 +1,6 @@
-import type { TopicCatalog } from '../topics/catalog.js';
-import type { OutgoingRecord } from '../topics/log/log.js';
-import type { ShardStore } from '../state-stores/shard-store.js';
+import type { TopicCatalog } from '../../topics/catalog.js';
+import type { OutgoingRecord } from '../../topics/log/log.js';
+import type { ShardStore } from '../../state-stores/shard-store.js';
 import { Keyspace } from './store-layout.js';
 
 /**

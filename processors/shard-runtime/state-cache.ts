@@ -1,4 +1,4 @@
-import type { MutableStateSnapshot } from '../topics/schemas/mutable-state-snapshot/index.js';
+import type { MutableStateSnapshot } from '../../topics/schemas/mutable-state-snapshot/index.js';
 
 /**
  * An LRU of decoded mutable states of one shard, so a hot workflow is not decoded from the store

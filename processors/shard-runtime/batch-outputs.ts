@@ -1,15 +1,15 @@
-import type { TopicCatalog } from '../topics/catalog.js';
-import { historyKey, workflowKey } from '../topics/catalog.js';
-import type { ChangelogRecord } from '../state-stores/shard-store.js';
-import type { OutgoingRecord } from '../topics/log/log.js';
-import type { Serde } from '../topics/serde/index.js';
-import { commandCodec, historyEventCodec, mutableStateSnapshotCodec, replyCodec, visibilityRowCodec } from '../topics/serde/index.js';
-import { partitionForKey } from '../topics/partitioner.js';
-import type { Command } from '../topics/schemas/command/index.js';
-import type { HistoryEvent } from '../topics/schemas/history-event/index.js';
-import type { MutableStateSnapshot } from '../topics/schemas/mutable-state-snapshot/index.js';
-import type { Reply } from '../topics/schemas/reply/index.js';
-import type { VisibilityRow } from '../topics/schemas/visibility-row/index.js';
+import type { TopicCatalog } from '../../topics/catalog.js';
+import { historyKey, workflowKey } from '../../topics/catalog.js';
+import type { ChangelogRecord } from '../../state-stores/shard-store.js';
+import type { OutgoingRecord } from '../../topics/log/log.js';
+import type { Serde } from '../../topics/serde/index.js';
+import { commandCodec, historyEventCodec, mutableStateSnapshotCodec, replyCodec, visibilityRowCodec } from '../../topics/serde/index.js';
+import { partitionForKey } from '../../topics/partitioner.js';
+import type { Command } from '../../topics/schemas/command/index.js';
+import type { HistoryEvent } from '../../topics/schemas/history-event/index.js';
+import type { MutableStateSnapshot } from '../../topics/schemas/mutable-state-snapshot/index.js';
+import type { Reply } from '../../topics/schemas/reply/index.js';
+import type { VisibilityRow } from '../../topics/schemas/visibility-row/index.js';
 import { POSITIONS_KEY } from './store-layout.js';
 
 /**

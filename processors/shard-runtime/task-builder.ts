@@ -1,34 +1,37 @@
-import type { TopicCatalog } from '../topics/catalog.js';
-import { LogbookError } from '../topics/errors.js';
-import type { OutgoingRecord } from '../topics/log/log.js';
-import type { HistoryEvent } from '../topics/schemas/history-event/index.js';
-import type { Serde } from '../topics/serde/index.js';
-import { activityControlCodec, activityTaskCodec, historyEventCodec, workflowTaskCodec } from '../topics/serde/index.js';
-import type { ShardStore } from '../state-stores/shard-store.js';
-import type { TaskIntent, Transition } from './history/index.js';
+import type { TopicCatalog } from '../../topics/catalog.js';
+import { LogbookError } from '../../topics/errors.js';
+import type { OutgoingRecord } from '../../topics/log/log.js';
+import type { HistoryEvent } from '../../topics/schemas/history-event/index.js';
+import type { Serde } from '../../topics/serde/index.js';
+import { activityControlCodec, activityTaskCodec, historyEventCodec, workflowTaskCodec } from '../../topics/serde/index.js';
+import type { ShardStore } from '../../state-stores/shard-store.js';
+import type { TaskIntent, Transition } from '../history/index.js';
 import { eventStoreKey, Keyspace } from './store-layout.js';
-import type { TaskTopics } from './task-topics.js';
+import type { TaskTopics } from '../../topics/task-topics.js';
+import { recordSize } from '../../topics/log/record-size.js';
 
 /**
  * Turns the state machine's task intents into task records. A workflow task carries the events
  * the worker has not seen; an activity task carries the input recorded in its ActivityTaskScheduled
  * event. Events come from this batch (not yet in the store) or from the shard's history index.
+ * A task queue's topics are created the first time a task goes to it (bounded per namespace, see
+ * TaskTopics): a refusal fails the input that would dispatch there, not the batch.
  */
 export class TaskBuilder {
   private readonly batchEvents = new Map<string, Map<number, HistoryEvent>>();
-  private readonly queues = new Map<string, { namespace: string; taskQueue: string }>();
 
-  constructor(private readonly ctx: { catalog: TopicCatalog; serde: Serde; store: ShardStore; taskTopics: TaskTopics }) {}
+  constructor(private readonly ctx: { catalog: TopicCatalog; serde: Serde; store: ShardStore; taskTopics: TaskTopics; maxRecordBytes: number }) {}
 
   /** Records a transition's events as written in this batch. */
   remember(key: string, events: readonly HistoryEvent[]): void {
     for (const event of events) this.runEvents(key, event.runId).set(event.eventId, event);
   }
 
-  /** Encodes the task records of a transition (its own events count as written). */
+  /** Encodes the task records of a transition (its own events count as written), creating new queues' topics. */
   async encode(transition: Transition, key: string): Promise<OutgoingRecord[]> {
     const out: OutgoingRecord[] = [];
     for (const intent of transition.tasks) {
+      await this.ctx.taskTopics.ensure(intent.namespace, intent.taskQueue);
       // A transition that replaces the run (continue-as-new) holds events of two runs: ids repeat.
       const pending = new Map(transition.events.filter((e) => e.runId === intent.runId).map((e) => [e.eventId, e]));
       out.push(await this.encodeIntent(intent, key, pending));
@@ -36,14 +39,8 @@ export class TaskBuilder {
     return out;
   }
 
-  /** Creates the task topics of every queue this batch dispatches to. */
-  async ensureTopics(): Promise<void> {
-    await Promise.all([...this.queues.values()].map((q) => this.ctx.taskTopics.ensure(q.namespace, q.taskQueue)));
-  }
-
   private async encodeIntent(intent: TaskIntent, key: string, pending: Map<number, HistoryEvent>): Promise<OutgoingRecord> {
     const { catalog, serde } = this.ctx;
-    this.queues.set(`${intent.namespace}\u0000${intent.taskQueue}`, { namespace: intent.namespace, taskQueue: intent.taskQueue });
     const topics = catalog.taskTopics(intent.namespace, intent.taskQueue);
     switch (intent.type) {
       case 'WorkflowTask': {
@@ -53,8 +50,12 @@ export class TaskBuilder {
         const events: HistoryEvent[] = [];
         for (let id = Math.max(1, intent.fromEventId - 2); id <= intent.lastEventId; id++) events.push(await this.event(key, intent.runId, id, pending));
         const { type: _type, fromEventId: _from, ...task } = intent;
-        const value = await serde.encode(workflowTaskCodec, { ...task, events, queries: [] }, topics.workflow);
-        return { topic: topics.workflow, key, value };
+        const record = { topic: topics.workflow, key, value: await serde.encode(workflowTaskCodec, { ...task, events, queries: [] }, topics.workflow) };
+        if (recordSize(record) <= this.ctx.maxRecordBytes) return record;
+        // The new events do not fit in one record (say two large signals buffered): send the task
+        // without them. The worker then pages the run's history up to lastEventId from the shard,
+        // as it does on any cache miss, so the run goes on instead of its task failing for ever.
+        return { topic: topics.workflow, key, value: await serde.encode(workflowTaskCodec, { ...task, events: [], queries: [] }, topics.workflow) };
       }
       case 'ActivityTask': {
         const scheduled = await this.event(key, intent.runId, intent.scheduledEventId, pending);

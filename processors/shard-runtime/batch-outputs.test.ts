@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { topicCatalog } from '../topics/catalog.js';
-import type { Command } from '../topics/schemas/command/index.js';
-import { commandCodec, SingleObjectSerde } from '../topics/serde/index.js';
+import { topicCatalog } from '../../topics/catalog.js';
+import type { Command } from '../../topics/schemas/command/index.js';
+import { commandCodec, SingleObjectSerde } from '../../topics/serde/index.js';
 import { BatchOutputs } from './batch-outputs.js';
 
 test('a command for another workflow is written to the internal commands topic on the target\'s shard, keyed ns/workflowId, and not queued as changelog', async () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { topicCatalog } from '../topics/catalog.js';
+import { topicCatalog } from '../../topics/catalog.js';
 import { purgeRecords } from './run-purge.js';
 import { eventStoreKey, Keyspace } from './store-layout.js';
 

@@ -1,6 +1,6 @@
-import type { TimerRef } from './history/index.js';
-import type { ChangelogBinding } from '../state-stores/shard-store.js';
-import type { TopicCatalog } from '../topics/catalog.js';
+import type { TimerRef } from '../history/index.js';
+import type { ChangelogBinding } from '../../state-stores/shard-store.js';
+import type { TopicCatalog } from '../../topics/catalog.js';
 
 /**
  * How a shard's changelogs map into its local store: keyspaces, sortable keys, and the timer index
