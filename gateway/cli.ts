@@ -31,6 +31,8 @@ async function dev(argv: string[]): Promise<void> {
       shards: { type: 'string', default: process.env.LOGBOOK_SHARDS ?? '8' },
       kafka: { type: 'string', default: process.env.LOGBOOK_KAFKA_BROKERS ?? '' },
       'no-worker': { type: 'boolean', default: false },
+      'max-task-queues': { type: 'string', default: process.env.LOGBOOK_MAX_TASK_QUEUES ?? '' },
+      'max-task-queues-per-namespace': { type: 'string', default: process.env.LOGBOOK_MAX_TASK_QUEUES_PER_NAMESPACE ?? '' },
       // Temporal's behaviour: calls in a namespace nobody registered get 404 NamespaceNotFound.
       'require-namespaces': { type: 'boolean', default: process.env.LOGBOOK_REQUIRE_NAMESPACES === '1' },
     },
@@ -49,6 +51,10 @@ async function dev(argv: string[]): Promise<void> {
     dataDirectory: resolve(data, 'node'),
     endpoint,
     namespaces: { requireRegistration: values['require-namespaces'] ?? false },
+    taskQueueLimits: {
+      ...(values['max-task-queues'] ? { total: positiveInteger(values['max-task-queues'], '--max-task-queues') } : {}),
+      ...(values['max-task-queues-per-namespace'] ? { perNamespace: positiveInteger(values['max-task-queues-per-namespace'], '--max-task-queues-per-namespace') } : {}),
+    },
     onBatch: (shard, result) => metrics.recordBatch(shard, result),
     onShardTransition: shardLog.onTransition,
     onRestoreProgress: shardLog.onRestoreProgress,
@@ -77,6 +83,13 @@ async function dev(argv: string[]): Promise<void> {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+}
+
+/** A flag's value as a positive integer, or a one-line error naming the flag. */
+function positiveInteger(value: string, flag: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${flag} must be a positive integer, got '${value}'`);
+  return n;
 }
 
 const [command, ...rest] = process.argv.slice(2);

@@ -10,7 +10,7 @@ import type { MutableStateSnapshot } from '../topics/schemas/mutable-state-snaps
 import type { VisibilityRow } from '../topics/schemas/visibility-row/index.js';
 import { SingleObjectSerde, historyEventCodec, visibilityRowCodec, type Serde } from '../topics/serde/index.js';
 import { ensureTopics } from '../topics/topic-setup.js';
-import { TaskTopics } from '../topics/task-topics.js';
+import { TaskTopics, type TaskQueueLimits } from '../topics/task-topics.js';
 import type { RestoreProgress } from '../state-stores/shard-store.js';
 import { defaultHistoryConfig, type HistoryConfig } from '../processors/history/index.js';
 import { historyConfigWith } from '../processors/namespaces/namespace-model.js';
@@ -50,8 +50,8 @@ export interface EngineOptions {
   readonly onShardTransition?: (transition: ShardTransition) => void;
   /** The history group's session timeout: how long a node that died without leaving holds its shards. */
   readonly sessionTimeoutMs?: number;
-  /** Task queues each namespace may have (default 100); each is four topics. */
-  readonly maxTaskQueuesPerNamespace?: number;
+  /** How many task queues may be created (default 100 per namespace, 1,000 in all); each is four topics. */
+  readonly taskQueueLimits?: Partial<TaskQueueLimits>;
   /** History state-machine settings (limits per namespace and their defaults); default `defaultHistoryConfig`. */
   readonly history?: HistoryConfig;
   /** The namespace registry; see README "Namespaces". */
@@ -135,7 +135,7 @@ export class Engine {
         ...(options.onRestoreProgress ? { onRestoreProgress: options.onRestoreProgress } : {}),
         ...(options.onShardTransition ? { onTransition: options.onShardTransition } : {}),
         ...(options.sessionTimeoutMs ? { sessionTimeoutMs: options.sessionTimeoutMs } : {}),
-        taskTopics: new TaskTopics(log.admin, catalog, options.maxTaskQueuesPerNamespace),
+        taskTopics: new TaskTopics(log.admin, catalog, options.taskQueueLimits),
         history: () => history,
       });
       const replies = new ReplyListener(log, catalog, serde);

@@ -5,14 +5,22 @@ import { ensureTaskTopics } from './topic-setup.js';
 
 /** Task queues a namespace may have by default (each is four topics). */
 export const DEFAULT_MAX_TASK_QUEUES_PER_NAMESPACE = 100;
+/** Task queues a deployment may have by default, over every namespace. */
+export const DEFAULT_MAX_TASK_QUEUES = 1_000;
 
-/** A task queue the namespace may not have: it holds its limit of task queues already. */
+/** How many task queues may exist. */
+export interface TaskQueueLimits {
+  readonly perNamespace: number;
+  readonly total: number;
+}
+
+/** A task queue that may not be created: its namespace, or the deployment, holds its limit of task queues already. */
 export class TaskQueueLimitError extends LogbookError {
-  constructor(namespace: string, taskQueue: string, limit: number) {
+  constructor(namespace: string, taskQueue: string, what: string, limit: number, flag: string) {
     super(
       'LimitExceeded',
-      `namespace ${namespace} already has ${limit} task queues, its limit, so task queue '${taskQueue}' cannot be created ` +
-        `(each task queue is four topics); use an existing task queue, or raise the limit (--max-task-queues)`,
+      `${what} already has ${limit} task queues, its limit, so task queue '${taskQueue}' of namespace ${namespace} cannot be created ` +
+        `(each task queue is four topics); use an existing task queue, or raise the limit (${flag})`,
     );
   }
 }
@@ -20,8 +28,9 @@ export class TaskQueueLimitError extends LogbookError {
 /**
  * The task queues that exist, and the creation of new ones on first use (topic creation is not
  * transactional, so it happens before the transaction that writes the first task). Creation is
- * bounded: a namespace has at most `maxPerNamespace` task queues, so a caller naming ever new
- * queues cannot create topics without bound; beyond it a new queue is refused with
+ * bounded: a namespace has at most `perNamespace` task queues and the deployment `total`, so a
+ * caller naming ever new queues (or namespaces) cannot create topics without bound; beyond it a
+ * new queue is refused with
  * {@link TaskQueueLimitError}. The count comes from the cluster's topic list (read once, and again
  * before each creation), so every node enforces the same limit.
  */
@@ -30,11 +39,15 @@ export class TaskTopics {
   /** Task queues per namespace, as last listed from the cluster. */
   private listed: Map<string, Set<string>> | undefined;
 
+  private readonly limits: TaskQueueLimits;
+
   constructor(
     private readonly admin: TopicAdmin,
     private readonly catalog: TopicCatalog,
-    private readonly maxPerNamespace = DEFAULT_MAX_TASK_QUEUES_PER_NAMESPACE,
-  ) {}
+    limits: Partial<TaskQueueLimits> = {},
+  ) {
+    this.limits = { perNamespace: limits.perNamespace ?? DEFAULT_MAX_TASK_QUEUES_PER_NAMESPACE, total: limits.total ?? DEFAULT_MAX_TASK_QUEUES };
+  }
 
   /** Resolves once the queue's topics exist; rejects with {@link TaskQueueLimitError} past the limit. */
   ensure(namespace: string, taskQueue: string): Promise<void> {
@@ -53,12 +66,19 @@ export class TaskTopics {
     const queues = (await this.queuesByNamespace(false)).get(namespace);
     if (!queues?.has(taskQueue)) {
       // Count afresh: other nodes and workers create queues too.
-      const current = (await this.queuesByNamespace(true)).get(namespace) ?? new Set<string>();
-      if (!current.has(taskQueue) && current.size >= this.maxPerNamespace) throw new TaskQueueLimitError(namespace, taskQueue, this.maxPerNamespace);
+      const listed = await this.queuesByNamespace(true);
+      const current = listed.get(namespace) ?? new Set<string>();
+      if (!current.has(taskQueue)) this.checkLimits(namespace, taskQueue, current.size, [...listed.values()].reduce((n, q) => n + q.size, 0));
     }
     await ensureTaskTopics(this.admin, this.catalog, namespace, taskQueue);
     const listed = await this.queuesByNamespace(false);
     listed.set(namespace, (listed.get(namespace) ?? new Set()).add(taskQueue));
+  }
+
+  private checkLimits(namespace: string, taskQueue: string, inNamespace: number, total: number): void {
+    const { perNamespace, total: maxTotal } = this.limits;
+    if (inNamespace >= perNamespace) throw new TaskQueueLimitError(namespace, taskQueue, `namespace ${namespace}`, perNamespace, '--max-task-queues-per-namespace');
+    if (total >= maxTotal) throw new TaskQueueLimitError(namespace, taskQueue, 'the deployment', maxTotal, '--max-task-queues');
   }
 
   private async queuesByNamespace(refresh: boolean): Promise<Map<string, Set<string>>> {

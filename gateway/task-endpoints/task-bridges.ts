@@ -6,7 +6,6 @@ import type { ActivityTask } from '../../topics/schemas/activity-task/index.js';
 import type { CommandBody } from '../../topics/schemas/command/index.js';
 import type { WorkflowTask } from '../../topics/schemas/workflow-task/index.js';
 import { activityTaskCodec, commandCodec, EncodeError, workflowTaskCodec } from '../../topics/serde/index.js';
-import { ensureTaskTopics } from '../../topics/topic-setup.js';
 import type { Engine } from '../engine.js';
 import { HttpError } from '../http-errors.js';
 import { CancellationWatch } from './cancellation-watch.js';
@@ -126,7 +125,8 @@ export class TaskBridges {
     }
     const created = (async () => {
       try {
-        await ensureTaskTopics(this.engine.log.admin, this.engine.catalog, namespace, taskQueue);
+        // Bounded like the engine's own task queues: an anonymous poll of ever new names creates no topics past the limit.
+        await this.engine.node.taskTopics.ensure(namespace, taskQueue);
       } catch (error) {
         // The catalog refuses names that cannot be part of a topic name.
         if (error instanceof RangeError) throw new HttpError(400, 'INVALID_ARGUMENT', error.message);

@@ -67,8 +67,13 @@ async function applyInput(work: BatchWork, record: LogRecord, command: Command):
   const transition = acknowledged(command, await inStep(InputStep.apply, () => applyCommand(current, command, now, work.ctx.history, facts)));
   const records = await transitionRecords(work, key, current, transition);
   work.keep(key, transition.state, transition.changed, transition.events, records);
-  work.note(record, rejectedQuietly(command, transition) ? 'rejected' : 'applied');
-  if (shouldDeadLetterRejection(command, transition)) work.deadLetter(record, { code: transition.rejection!.code, reason: transition.rejection!.message, step: InputStep.apply });
+  const rejection = transition.rejection;
+  if (rejection && shouldDeadLetterRejection(command, transition)) {
+    work.deadLetter(record, { code: rejection.code, reason: rejection.message, step: InputStep.apply });
+    work.note(record, 'dead-lettered', { step: InputStep.apply, code: rejection.code });
+  } else {
+    work.note(record, rejection ? 'rejected' : 'applied');
+  }
 }
 
 /** What the machine cannot look up itself: whether a start names a run id an earlier run of the workflow used. */
@@ -77,10 +82,6 @@ async function factsOf(work: BatchWork, key: string, current: MutableStateSnapsh
   if (runId === null || current === null || current.executionInfo.runId === runId) return {};
   const row = await work.ctx.store.get(Keyspace.visibility, `${key}/${runId}`);
   return row === undefined ? {} : { runIdUsedEarlier: true };
-}
-
-function rejectedQuietly(command: Command, transition: Transition): boolean {
-  return transition.rejection !== null && !shouldDeadLetterRejection(command, transition);
 }
 
 /**

@@ -1,0 +1,4 @@
+import { describe } from 'node:test';
+import { commandFuzzConformance } from './command-fuzz-conformance.js';
+
+describe('random and mutated commands on the embedded backend', () => commandFuzzConformance('embedded'));
