@@ -36,6 +36,8 @@ const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   UpdateRejected: 400,
   UpdateNotFound: 404,
   RECORD_TOO_LARGE: 413,
+  // The shard refused the input: applying it would write a record over the limit (say a signal the run's buffer cannot hold).
+  OUTPUT_TOO_LARGE: 413,
   PAYLOAD_UNSERIALIZABLE_VALUE: 400,
   // Namespaces (processors/namespaces).
   NamespaceNotFound: 404,

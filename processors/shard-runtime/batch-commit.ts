@@ -113,7 +113,7 @@ export class BatchCommit {
 
   private async addSnapshotsAndPositions(): Promise<void> {
     const { outputs, ctx } = this.work;
-    for (const [key, state] of this.work.states) if (state) await outputs.addSnapshot(key, state);
+    outputs.add([...this.work.snapshots.values()]);
     const positions = Object.entries(this.positions).map(([topic, offset]) => ({ topic, partition: ctx.shard, offset }));
     outputs.addPositions(await ctx.serde.encode(shardPositionsCodec, { positions }, ctx.catalog.state));
   }

@@ -92,10 +92,10 @@ export class BatchOutputs {
     }
   }
 
-  /** Adds the final snapshot of a workflow touched by this batch. */
-  async addSnapshot(key: string, snapshot: MutableStateSnapshot): Promise<void> {
+  /** Encodes the snapshot of a workflow as its changelog record (size-checked with the input that made it). */
+  async encodeSnapshot(key: string, snapshot: MutableStateSnapshot): Promise<OutgoingRecord> {
     const value = await this.serde.encode(mutableStateSnapshotCodec, snapshot, this.catalog.state);
-    this.add([{ topic: this.catalog.state, partition: this.shard, key, value }]);
+    return { topic: this.catalog.state, partition: this.shard, key, value };
   }
 
   /** Adds the shard's next input positions, committed atomically with everything else. */

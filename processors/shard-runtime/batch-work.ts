@@ -12,6 +12,7 @@ import { BatchOutputs } from './batch-outputs.js';
 import type { InputStep } from './input-steps.js';
 import type { TimerEntry } from './store-layout.js';
 import { TaskBuilder } from './task-builder.js';
+import type { TransitionRecords } from './transition-records.js';
 
 /** What a batch needs from its shard. */
 export interface BatchContext {
@@ -67,9 +68,15 @@ export class BatchWork {
     return this.states.has(key) ? this.states.get(key)! : this.ctx.loadState(key);
   }
 
+  /** Snapshot records of the states this batch leaves, by workflow key (the last input's wins). */
+  readonly snapshots = new Map<string, OutgoingRecord>();
+
   /** Keeps a transition whose records were all prepared. */
-  keep(key: string, state: MutableStateSnapshot | null, changed: boolean, events: readonly HistoryEvent[], records: readonly OutgoingRecord[]): void {
+  keep(key: string, state: MutableStateSnapshot | null, changed: boolean, events: readonly HistoryEvent[], prepared: TransitionRecords): void {
+    const { records, snapshot } = prepared;
     if (changed) this.states.set(key, state);
+    if (snapshot) this.snapshots.set(key, snapshot);
+    else if (changed) this.snapshots.delete(key);
     this.tasks.remember(key, events);
     this.events.push(...events);
     this.outputs.add(records);

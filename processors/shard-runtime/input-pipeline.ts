@@ -65,8 +65,8 @@ async function applyInput(work: BatchWork, record: LogRecord, command: Command):
   const facts = await inStep(InputStep.validate, () => factsOf(work, key, current, command));
   const now = Math.max(work.ctx.clock(), current?.executionInfo.lastEventTime ?? 0);
   const transition = acknowledged(command, await inStep(InputStep.apply, () => applyCommand(current, command, now, work.ctx.history, facts)));
-  const records = await transitionRecords(work, key, current, transition);
-  work.keep(key, transition.state, transition.changed, transition.events, records);
+  const prepared = await transitionRecords(work, key, current, transition);
+  work.keep(key, transition.state, transition.changed, transition.events, prepared);
   const rejection = transition.rejection;
   if (rejection && shouldDeadLetterRejection(command, transition)) {
     work.deadLetter(record, { code: rejection.code, reason: rejection.message, step: InputStep.apply });

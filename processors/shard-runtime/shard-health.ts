@@ -20,6 +20,8 @@ export interface Readiness {
 /** What readiness is judged on. */
 export interface HealthSource {
   shardReports(): readonly ShardReport[];
+  /** The shards the group assigned to this node (a shard assigned but not opened yet has no report). */
+  assignedShards(): readonly number[];
   members(): Promise<GroupMember[]>;
 }
 
@@ -42,6 +44,8 @@ export class ShardHealth {
     const now = this.clock();
     const shards = this.source.shardReports();
     const reasons = shards.flatMap((r) => this.problemsOf(r, now));
+    const opened = new Set(shards.map((r) => r.shard));
+    for (const shard of this.source.assignedShards()) if (!opened.has(shard)) reasons.push(`shard ${shard} is assigned here and not opened yet`);
     try {
       reasons.push(...this.unowned(await this.source.members(), now));
     } catch (error) {

@@ -95,6 +95,11 @@ export class ShardManager {
     return this.records.shards();
   }
 
+  /** The shards the group assigned to this node now, opened or not. */
+  assignedShards(): number[] {
+    return [...(this.consumer?.assignment() ?? [])];
+  }
+
   /** The task of a shard this node holds, if any (reads check its `localStore`). */
   processor(shard: number): ShardTask | undefined {
     return this.records.task(shard);

@@ -20,8 +20,8 @@ export async function fireTimer(work: BatchWork, entry: TimerEntry): Promise<voi
       work.idleTimers.push(entry);
       return;
     }
-    const records = await transitionRecords(work, entry.workflowKey, current, transition);
-    work.keep(entry.workflowKey, transition.state, transition.changed, transition.events, records);
+    const prepared = await transitionRecords(work, entry.workflowKey, current, transition);
+    work.keep(entry.workflowKey, transition.state, transition.changed, transition.events, prepared);
     work.timersFired++;
     work.timerLatenessMs.push(now - entry.timer.fireTime);
   } catch (error) {

@@ -14,7 +14,7 @@ import { eventStoreKey, Keyspace } from './store-layout.js';
  * guard. Throws {@link InputFailure} naming the step; nothing is added to the batch here, so a
  * failed transition leaves no trace.
  */
-export async function transitionRecords(work: BatchWork, key: string, before: MutableStateSnapshot | null, transition: Transition): Promise<OutgoingRecord[]> {
+export async function transitionRecords(work: BatchWork, key: string, before: MutableStateSnapshot | null, transition: Transition): Promise<TransitionRecords> {
   const { outputs, tasks, ctx } = work;
   const encoded = await inStep(InputStep.encode, async () => [
     ...(await outputs.encodeEvents(transition.events)),
@@ -26,14 +26,22 @@ export async function transitionRecords(work: BatchWork, key: string, before: Mu
   ]);
   const taskRecords = await inStep(InputStep.tasks, () => tasks.encode(transition, key));
   const records = [...encoded, ...taskRecords];
+  // The snapshot the input leaves is checked too: buffered signals live in it until appended.
+  const snapshot = transition.changed && transition.state ? await inStep(InputStep.encode, () => outputs.encodeSnapshot(key, transition.state!)) : null;
   await inStep(InputStep.size, () => {
-    const tooLarge = records.find((r) => recordSize(r) > ctx.log.maxRecordBytes);
+    const tooLarge = [...records, ...(snapshot ? [snapshot] : [])].find((r) => recordSize(r) > ctx.log.maxRecordBytes);
     if (tooLarge) {
       throw new InputFailure(InputStep.size, 'OUTPUT_TOO_LARGE', `applying it would write a ${recordSize(tooLarge)}-byte record to ${tooLarge.topic}, over the limit of ${ctx.log.maxRecordBytes} bytes`);
     }
   });
   await inStep(InputStep.guard, () => guardHistory(work, key, before, transition.events));
-  return records;
+  return { records, snapshot };
+}
+
+/** What one transition writes: its records, and the snapshot of the state it leaves (null when unchanged or deleted). */
+export interface TransitionRecords {
+  readonly records: OutgoingRecord[];
+  readonly snapshot: OutgoingRecord | null;
 }
 
 /**

@@ -9,7 +9,7 @@ import type { HistoryEvent } from '../../topics/schemas/history-event/index.js';
 import { Worker, type WorkerOptions } from '../../sdk/worker/worker.js';
 import * as orderActivities from '../../examples/order/activities.js';
 import * as travelActivities from '../../examples/travel/activities.js';
-import { kafkaBrokers, uniqueName } from './test-env.js';
+import { kafkaBrokers, uniqueName, waitFor } from './test-env.js';
 
 /** An engine node with workers for the example queues, on a fresh deployment of one backend. */
 export interface TestEngine {
@@ -31,9 +31,17 @@ export const TRAVEL_WORKFLOWS = fileURLToPath(new URL('../../examples/travel/wor
 /** Starts an engine (embedded in a temp dir, or on the test broker with a unique prefix) and example workers. */
 export async function startTestEngine(
   backend: 'kafka' | 'embedded',
-  options: { shards?: number; workers?: boolean; prefix?: string; extraWorkers?: WorkerOptions[]; engine?: Partial<EngineOptions> } = {},
+  options: {
+    shards?: number;
+    workers?: boolean;
+    prefix?: string;
+    extraWorkers?: WorkerOptions[];
+    engine?: Partial<EngineOptions>;
+    /** Run on this directory (an engine restarted on the data of an earlier one); kept on stop. */
+    directory?: string;
+  } = {},
 ): Promise<TestEngine> {
-  const dir = await mkdtemp(join(tmpdir(), 'logbook-engine-'));
+  const dir = options.directory ?? (await mkdtemp(join(tmpdir(), 'logbook-engine-')));
   const engine = await Engine.start({
     log: backend === 'kafka' ? { kind: 'kafka', brokers: kafkaBrokers() } : { kind: 'embedded', directory: join(dir, 'log') },
     prefix: options.prefix ?? uniqueName('lb').replaceAll('-', '_'),
@@ -42,6 +50,8 @@ export async function startTestEngine(
     endpoint: 'http://127.0.0.1:0',
     ...options.engine,
   });
+  // Every shard the node was given is open and running before the test goes on.
+  await waitFor('the engine to be ready', async () => (await engine.health.readiness()).ready, 60_000);
   const history = engineHistoryFetcher(engine);
   const connection = engine.workerConnection();
   const workers: Worker[] = [];
@@ -72,7 +82,7 @@ export async function startTestEngine(
     async stop() {
       await Promise.all(workers.map((w) => w.stop(2_000)));
       await engine.stop();
-      await rm(dir, { recursive: true, force: true });
+      if (!options.directory) await rm(dir, { recursive: true, force: true });
     },
   };
 }

@@ -1,0 +1,4 @@
+import { describe } from 'node:test';
+import { checkpointsConformance } from './checkpoints-conformance.js';
+
+describe('store checkpoints on the real Kafka broker', () => checkpointsConformance('kafka'));
