@@ -34,7 +34,8 @@ export async function transitionRecords(work: BatchWork, key: string, before: Mu
       throw new InputFailure(InputStep.size, 'OUTPUT_TOO_LARGE', `applying it would write a ${recordSize(tooLarge)}-byte record to ${tooLarge.topic}, over the limit of ${ctx.log.maxRecordBytes} bytes`);
     }
   });
-  await inStep(InputStep.guard, () => guardHistory(work, key, before, transition.events));
+  const hasHistory = async (runId: string) => (await ctx.store.get(Keyspace.history, eventStoreKey(key, runId, 1))) !== undefined;
+  await inStep(InputStep.guard, () => guardHistory(key, before, transition.events, hasHistory));
   return { records, snapshot };
 }
 
@@ -50,7 +51,7 @@ export interface TransitionRecords {
  * reset) begin at 1 and its id must not hold history already, or the events would overwrite an
  * earlier run's in the compacted topic. Stale state can therefore never rewrite committed history.
  */
-async function guardHistory(work: BatchWork, key: string, before: MutableStateSnapshot | null, events: readonly HistoryEvent[]): Promise<void> {
+export async function guardHistory(key: string, before: MutableStateSnapshot | null, events: readonly HistoryEvent[], hasHistory: (runId: string) => Promise<boolean>): Promise<void> {
   const byRun = new Map<string, number[]>();
   for (const event of events) byRun.set(event.runId, [...(byRun.get(event.runId) ?? []), event.eventId]);
   for (const [runId, ids] of byRun) {
@@ -61,7 +62,7 @@ async function guardHistory(work: BatchWork, key: string, before: MutableStateSn
         throw new InputFailure(InputStep.guard, 'HISTORY_GUARD', `run ${runId} of ${key} would get event ${id} where ${first + i} is next (${ids.join(', ')}): history is contiguous and written once`);
       }
     });
-    if (!current && (await work.ctx.store.get(Keyspace.history, eventStoreKey(key, runId, 1))) !== undefined) {
+    if (!current && (await hasHistory(runId))) {
       throw new InputFailure(InputStep.guard, 'HISTORY_GUARD', `run ${runId} of ${key} already has history: a new run may not reuse an earlier run's id`);
     }
   }
