@@ -10,6 +10,7 @@ import type { WorkflowTaskFailedCause } from '../../topics/schemas/common/v1-enu
 import type { Failure } from '../../topics/schemas/common/v1-records.js';
 import type { PendingWorkflowTaskInfo } from '../../topics/schemas/mutable-state-snapshot/index.js';
 import { appendEvent, reject, type Ctx } from './context.js';
+import { answerClaim, claimIdOf, mayClaim } from './claims.js';
 import { flushBuffered } from './delivery.js';
 import { RejectionCode } from './transition.js';
 import { limitsFor } from './config.js';
@@ -32,14 +33,20 @@ export function pendingAttempt(ctx: Ctx, ref: TaskAttemptRef & { type: string },
   return null;
 }
 
-/** WorkflowTaskStarted (the claim): recorded in state and arms the start-to-close timeout; repeats are ignored. */
+/**
+ * WorkflowTaskStarted (the claim): recorded in state and arms the start-to-close timeout. One
+ * attempt has one holder (`claims.ts`): the holder's repeated claim changes nothing, another is refused.
+ */
 export function workflowTaskStarted(ctx: Ctx, body: CommandBodyOf<'WorkflowTaskStarted'>): void {
   const task = pendingAttempt(ctx, body, RejectionCode.StaleWorkflowTaskClaim);
-  if (!task || task.startedTime !== null) return;
+  if (!task) return;
+  const what = `workflow task ${task.scheduledEventId} attempt ${task.attempt}`;
+  if (!mayClaim(ctx, task, RejectionCode.StaleWorkflowTaskClaim, what)) return;
   task.startedTime = ctx.now;
   task.startedIdentity = body.identity;
-  task.startedRequestId = ctx.command?.requestId ?? '';
+  task.startedRequestId = claimIdOf(ctx);
   task.startedEventId = task.scheduledEventId + 1;
+  answerClaim(ctx);
 }
 
 /**
