@@ -86,7 +86,8 @@ export class ShardProcessor {
       bindings: shardBindings(deps.catalog, async (value) => {
         const state = await deps.serde.decode(mutableStateSnapshotCodec, value);
         // Read at each snapshot: the namespace registry may have changed the retention since.
-        return [...timersOf(state), ...retentionTimersOf(state, deps.history ?? defaultHistoryConfig)];
+        const config = deps.history ?? defaultHistoryConfig;
+        return [...timersOf(state, config), ...retentionTimersOf(state, config)];
       }),
     });
     await this.store.restore(deps.log, { signal: this.abort.signal, maxCheckpointAgeMs: 24 * 3_600_000 });

@@ -18,10 +18,11 @@ import { startedFacts } from './history-limits.js';
 import { failTaskAndTerminate } from './payload-limits.js';
 import { scheduleWorkflowTask, transientScheduledAttributes } from './workflow-task-schedule.js';
 
-/** How an attempt ended without completing. */
+/** How an attempt ended without completing (`Unclaimed`: its schedule-to-start timeout passed). */
 export type AttemptFailure =
   | { kind: 'Failed'; cause: WorkflowTaskFailedCause; failure: Failure | null; identity: string }
-  | { kind: 'TimedOut' };
+  | { kind: 'TimedOut' }
+  | { kind: 'Unclaimed' };
 
 /** The pending workflow task if `ref` names its sent attempt; otherwise rejects with `code`. */
 export function pendingAttempt(ctx: Ctx, ref: TaskAttemptRef & { type: string }, code: RejectionCode): PendingWorkflowTaskInfo | null {
@@ -49,18 +50,21 @@ export function workflowTaskStarted(ctx: Ctx, body: CommandBodyOf<'WorkflowTaskS
   answerClaim(ctx);
 }
 
+/** Writes the attempt's WorkflowTaskScheduled if it has none yet: transient retries (attempt ≥ 2) and speculative update tasks. */
+function writeAttemptScheduled(ctx: Ctx, task: PendingWorkflowTaskInfo): void {
+  if (task.scheduledEventId <= ctx.state.executionInfo.lastEventId) return;
+  const scheduled = appendEvent(ctx, transientScheduledAttributes(task), task.scheduledTime);
+  if (scheduled.eventId !== task.scheduledEventId) {
+    throw new Error(`transient workflow task expected event id ${task.scheduledEventId}, got ${scheduled.eventId}`);
+  }
+}
+
 /**
  * Writes the attempt's WorkflowTaskStarted (at the claim time, or now if it was never claimed),
  * preceded by its WorkflowTaskScheduled for a transient attempt. Returns the Started event id.
  */
 export function writeAttemptStart(ctx: Ctx, task: PendingWorkflowTaskInfo, identity: string): number {
-  // Transient retries (attempt ≥ 2) and speculative update tasks have written nothing yet.
-  if (task.scheduledEventId > ctx.state.executionInfo.lastEventId) {
-    const scheduled = appendEvent(ctx, transientScheduledAttributes(task), task.scheduledTime);
-    if (scheduled.eventId !== task.scheduledEventId) {
-      throw new Error(`transient workflow task expected event id ${task.scheduledEventId}, got ${scheduled.eventId}`);
-    }
-  }
+  writeAttemptScheduled(ctx, task);
   // The same facts the task carried to the worker (workflowTaskIntentOf), so replay sees them too.
   const info = ctx.state.executionInfo;
   const facts = startedFacts(limitsFor(ctx.config, info.namespace), info.nextEventId, info.historySizeBytes);
@@ -71,21 +75,29 @@ export function writeAttemptStart(ctx: Ctx, task: PendingWorkflowTaskInfo, ident
   return started.eventId;
 }
 
+/** The events attempt 1 writes when it ends without a completion (an unclaimed one was never started). */
+function writeAttemptEnd(ctx: Ctx, task: PendingWorkflowTaskInfo, end: AttemptFailure): void {
+  if (end.kind === 'Unclaimed') {
+    writeAttemptScheduled(ctx, task);
+    appendEvent(ctx, { type: 'WorkflowTaskTimedOut', scheduledEventId: task.scheduledEventId, startedEventId: null, timeoutType: 'ScheduleToStart' });
+    return;
+  }
+  const startedEventId = writeAttemptStart(ctx, task, end.kind === 'Failed' ? end.identity : '');
+  appendEvent(ctx, end.kind === 'Failed'
+    ? { type: 'WorkflowTaskFailed', scheduledEventId: task.scheduledEventId, startedEventId, cause: end.cause, failure: end.failure, identity: end.identity }
+    : { type: 'WorkflowTaskTimedOut', scheduledEventId: task.scheduledEventId, startedEventId, timeoutType: 'StartToClose' });
+}
+
 /**
  * Ends the attempt without a completion: events for attempt 1 only, then the buffered events, then
- * attempt `nextAttempt` (1 = at once, ≥ 2 = transient after a backoff).
+ * attempt `nextAttempt` (1 = at once, ≥ 2 = transient, after a backoff or `delayMs`).
  */
-export function endAttempt(ctx: Ctx, task: PendingWorkflowTaskInfo, end: AttemptFailure, nextAttempt: number): void {
-  if (task.attempt === 1) {
-    const startedEventId = writeAttemptStart(ctx, task, end.kind === 'Failed' ? end.identity : '');
-    appendEvent(ctx, end.kind === 'Failed'
-      ? { type: 'WorkflowTaskFailed', scheduledEventId: task.scheduledEventId, startedEventId, cause: end.cause, failure: end.failure, identity: end.identity }
-      : { type: 'WorkflowTaskTimedOut', scheduledEventId: task.scheduledEventId, startedEventId, timeoutType: 'StartToClose' });
-  }
+export function endAttempt(ctx: Ctx, task: PendingWorkflowTaskInfo, end: AttemptFailure, nextAttempt: number, delayMs?: number): void {
+  if (task.attempt === 1) writeAttemptEnd(ctx, task, end);
   ctx.state.pendingWorkflowTask = null;
   ctx.state.workflowTaskDispatched = true;
   flushBuffered(ctx);
-  scheduleWorkflowTask(ctx, nextAttempt);
+  scheduleWorkflowTask(ctx, nextAttempt, delayMs);
 }
 
 /**
@@ -106,4 +118,13 @@ export function workflowTaskFailed(ctx: Ctx, body: CommandBodyOf<'WorkflowTaskFa
 /** The claimed attempt ran past its start-to-close timeout: the task is retried. */
 export function timeOutWorkflowTask(ctx: Ctx, task: PendingWorkflowTaskInfo): void {
   endAttempt(ctx, task, { kind: 'TimedOut' }, task.attempt + 1);
+}
+
+/**
+ * The dispatched attempt waited unclaimed past its schedule-to-start timeout (its record may be
+ * lost): the next attempt is written to the queue at once, with no backoff — the timeout already
+ * waited, and grows per attempt. A late claim or result of the old attempt is stale.
+ */
+export function timeOutUnclaimedWorkflowTask(ctx: Ctx, task: PendingWorkflowTaskInfo): void {
+  endAttempt(ctx, task, { kind: 'Unclaimed' }, task.attempt + 1, 0);
 }
