@@ -149,8 +149,9 @@ export class WorkflowWorker {
     const cached = this.cache.get(task.runId);
     const events = withTaskEvents(task, this.options.identity);
     const first = events[0]?.eventId;
-    // A hit needs the task's events to overlap or continue the cached run; the overlap is skipped.
-    if (cached && first !== undefined && first <= cached.lastEventId + 1) {
+    // A hit needs the task's events to overlap or continue the cached run (the overlap is skipped)
+    // and the engine to have taken the cached run's last completion.
+    if (cached && first !== undefined && first <= cached.lastEventId + 1 && tookLastCompletion(cached.lastEventId, events)) {
       try {
         return { result: await cached.activateWithLocalActivities(events.filter((e) => e.eventId > cached.lastEventId), runLocal, task.messages), cacheHit: true };
       } catch (error) {
@@ -171,6 +172,20 @@ export class WorkflowWorker {
     else run.dispose();
     return { result, cacheHit: false };
   }
+}
+
+/**
+ * True when `events` (a task's, which begin two events before the last completion) show the
+ * completion of the task a cached run last ran: that run ends with the task's synthesised
+ * WorkflowTaskStarted (`startedEventId`), so history must have its WorkflowTaskCompleted right
+ * after it. Otherwise the engine discarded that completion — it came after the attempt timed out
+ * (an unclaimed task is sent again as a new attempt) or was refused — and the cached run went
+ * past what history keeps: it must be replayed, even when no event in the task says so (a
+ * transient attempt that timed out writes nothing).
+ */
+function tookLastCompletion(startedEventId: number, events: readonly HistoryEvent[]): boolean {
+  const next = events.find((e) => e.eventId === startedEventId + 1);
+  return next?.attributes.type === 'WorkflowTaskCompleted' && next.attributes.scheduledEventId === startedEventId - 1;
 }
 
 /** True for a speculative task (attempt 1, nothing written) whose completion only rejects updates: the engine writes nothing. */
