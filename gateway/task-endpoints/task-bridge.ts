@@ -107,6 +107,15 @@ export class TaskBridge<T> {
     this.offer(handout, true);
   }
 
+  /**
+   * A task read but not to be run: the engine refused its claim (another claim holds the attempt,
+   * or the attempt has ended). Its record is finished, as its holder answers it.
+   */
+  skip(handout: Handout<T>): void {
+    handout.tracker.end(handout.offset);
+    if (this.trackers.get(handout.partition) === handout.tracker) this.scheduleCommit(handout.partition);
+  }
+
   /** The task's result arrived: release its record. False when this bridge did not hand it out. */
   finish(partition: number, offset: number): boolean {
     this.lastUsed = Date.now();

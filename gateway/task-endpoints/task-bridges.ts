@@ -6,6 +6,7 @@ import type { ActivityTask } from '../../topics/schemas/activity-task/index.js';
 import type { CommandBody } from '../../topics/schemas/command/index.js';
 import type { WorkflowTask } from '../../topics/schemas/workflow-task/index.js';
 import { activityTaskCodec, commandCodec, EncodeError, workflowTaskCodec } from '../../topics/serde/index.js';
+import { ReplyTimeoutError } from '../../processors/reply-listener.js';
 import type { Engine } from '../engine.js';
 import { HttpError } from '../http-errors.js';
 import { CancellationWatch } from './cancellation-watch.js';
@@ -14,6 +15,8 @@ import type { TaskKind, TaskTokenData } from './task-token.js';
 
 /** A bridge no poller has used for this long leaves the worker group, so Kafka workers get its partitions. */
 const IDLE_MS = 60_000;
+/** How long a poll waits for the engine to answer the claim of the task it hands out. */
+const CLAIM_REPLY_TIMEOUT_MS = 10_000;
 
 interface Stoppable {
   readonly lastUsed: number;
@@ -79,6 +82,26 @@ export class TaskBridges {
     const entry = this.entries.get(`${token.kind}/${token.namespace}/${token.taskQueue}`);
     const bridge = (await entry?.catch(() => undefined)) as TaskBridge<unknown> | undefined;
     bridge?.finish(token.partition, token.offset);
+  }
+
+  /**
+   * Claims a task for the poller it is handed to and waits for the engine's answer: one attempt
+   * has one holder, so a task redelivered to this bridge (a gateway or worker that had it left the
+   * group) whose attempt another claim holds, or that has ended, is `refused` and must not be
+   * handed out. With no answer in CLAIM_REPLY_TIMEOUT_MS it is `unanswered` and handed out anyway
+   * (at least once beats never). A write that fails throws; the caller gives the task back.
+   */
+  async claim(token: TaskTokenData): Promise<'accepted' | 'refused' | 'unanswered'> {
+    const client = this.engine.client;
+    const type = token.kind === 'workflow' ? 'WorkflowTaskStarted' : 'ActivityTaskStarted';
+    const body = { type, scheduledEventId: token.scheduledEventId, attempt: token.attempt, identity: token.identity } as const;
+    try {
+      const reply = await client.send(client.envelope(token.namespace, token.workflowId, body, { runId: token.runId }), { awaitReply: true, timeoutMs: CLAIM_REPLY_TIMEOUT_MS });
+      return reply?.kind === 'Accepted' ? 'accepted' : 'refused';
+    } catch (error) {
+      if (error instanceof ReplyTimeoutError) return 'unanswered';
+      throw error;
+    }
   }
 
   /**

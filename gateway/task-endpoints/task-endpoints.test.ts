@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { Engine } from '../engine.js';
 import { createHttpApp } from '../http-app.js';
 import { EngineMetrics } from '../metrics.js';
+import type { LogRecord } from '../../topics/log/log.js';
 import { stopTaskBridges } from './task-bridges.js';
 
 /** A raw-view JSON payload, as a worker in another language would build it. */
@@ -207,6 +208,36 @@ test('a heartbeat reports the cancellation the workflow requested, and the worke
     assert.equal((await h.post(`${queue}/activity-tasks/canceled`, { taskToken: activity.taskToken })).status, 202);
     const third = await pollUntilTask(h, `${queue}/workflow-tasks/poll`, 'w');
     assert.ok(third.task.events.some((e) => e.attributes.type === 'ActivityTaskCanceled'), third.task.events.map((e) => e.attributes.type).join(', '));
+  } finally {
+    await h.close();
+  }
+});
+
+test('a task redelivered to the bridge while a poller holds its attempt is not handed out again: the engine refuses the second claim', async () => {
+  const h = await harness();
+  try {
+    const queue = 'redelivered-queue';
+    await h.engine.client.start({ workflowId: 'held-1', workflowType: 'greet', taskQueue: queue, args: [] });
+    const held = await pollUntilTask(h, `${queue}/workflow-tasks/poll`, 'http-worker');
+
+    // Play a redelivery: the task's record comes back, as it does when a bridge that read it leaves the group.
+    const { log, catalog } = h.engine.workerConnection();
+    const topic = catalog.taskTopics('default', queue).workflow;
+    const records: LogRecord[] = [];
+    const partitions = (await log.admin.describeTopics([topic])).get(topic)!.partitions;
+    for (let partition = 0; partition < partitions; partition++) {
+      await log.readPartition(topic, partition, 0, (batch) => void records.push(...batch.filter((r) => r.value?.length)));
+    }
+    assert.equal(records.length, 1, 'one workflow task was dispatched');
+    await (await log.producer()).send(records.map((r) => ({ topic, partition: r.partition, key: r.key, value: r.value })));
+
+    // The same identity on purpose: another delivery is another claim, whatever the poller calls itself.
+    const again = await h.post(`${queue}/workflow-tasks/poll`, { identity: 'http-worker', waitMs: 1_500 });
+    assert.equal(again.status, 204, `the redelivered task was not handed out: ${JSON.stringify(again.json)}`);
+    const completed = await h.post(`${queue}/workflow-tasks/complete`, { taskToken: held.taskToken, commands: [{ type: 'CompleteWorkflowExecution', result: jsonPayload('done') }] });
+    assert.equal(completed.status, 202);
+    const reply = await h.engine.client.send(h.engine.client.envelope('default', 'held-1', { type: 'AwaitWorkflowExecutionResult', followRuns: false }), { awaitReply: true });
+    assert.equal(reply?.executionStatus, 'Completed');
   } finally {
     await h.close();
   }

@@ -105,32 +105,45 @@ export function taskRoutes(engine: Engine): Router {
 
   /**
    * Long-polls the bridge and hands the task to this poller: its call is the claim, so the
-   * `…TaskStarted` command is written for it (the engine arms start-to-close from it) before the
-   * task is returned. A poller that left before the claim gets nothing; its task goes to the next.
+   * `…TaskStarted` command is written for it (the engine arms start-to-close from it) and its
+   * answer awaited before the task is returned. A task whose claim the engine refuses (another
+   * claim holds the attempt: one attempt has one holder) is skipped and the poll goes on. A poller
+   * that left before the claim gets nothing; its task goes to the next.
    */
   async function handOut<T extends TaskRef>(bridge: TaskBridge<T>, kind: TaskKind, identity: string, waitMs: number, res: Response, leaseMs: (task: T) => number): Promise<void> {
     const left = new AbortController();
     const onClose = () => left.abort();
     res.once('close', onClose);
+    const deadline = Date.now() + waitMs;
     try {
-      const handout = await bridge.poll(waitMs, left.signal);
-      if (!handout) {
-        if (!left.signal.aborted) res.status(204).end();
+      for (;;) {
+        const handout = await bridge.poll(Math.max(0, deadline - Date.now()), left.signal);
+        if (!handout) {
+          if (!left.signal.aborted) res.status(204).end();
+          return;
+        }
+        if (left.signal.aborted) return bridge.giveBack(handout);
+        const token = tokenFor(kind, handout, identity);
+        if ((await claimFor(bridge, handout, token)) === 'refused') {
+          bridge.skip(handout);
+          continue;
+        }
+        bridge.lease(handout, leaseMs(handout.task));
+        res.json({ taskToken: encodeTaskToken(token), task: rawView(handout.task) });
         return;
       }
-      if (left.signal.aborted) return bridge.giveBack(handout);
-      const token = tokenFor(kind, handout, identity);
-      const type = kind === 'workflow' ? 'WorkflowTaskStarted' : 'ActivityTaskStarted';
-      try {
-        await bridges.write(token, { type, ...attemptRef(token) });
-      } catch (error) {
-        bridge.giveBack(handout);
-        throw error;
-      }
-      bridge.lease(handout, leaseMs(handout.task));
-      res.json({ taskToken: encodeTaskToken(token), task: rawView(handout.task) });
     } finally {
       res.off('close', onClose);
+    }
+  }
+
+  /** Claims the handed-out task; a claim that cannot be written gives the task back and fails the poll. */
+  async function claimFor<T>(bridge: TaskBridge<T>, handout: Handout<T>, token: TaskTokenData): Promise<'accepted' | 'refused' | 'unanswered'> {
+    try {
+      return await bridges.claim(token);
+    } catch (error) {
+      bridge.giveBack(handout);
+      throw error;
     }
   }
 

@@ -7,6 +7,7 @@
 import type { CommandBodyOf } from '../../topics/schemas/command/index.js';
 import type { PendingActivityInfo } from '../../topics/schemas/mutable-state-snapshot/index.js';
 import { reject, type Ctx } from './context.js';
+import { answerClaim, claimIdOf, mayClaim } from './claims.js';
 import { claimActivity, endActivity, failAttempt } from './activity-lifecycle.js';
 import { awaitingBackoff, cancelActivityIntentOf, findActivity } from './activity-tasks.js';
 import { oversizedActivityOutput } from './payload-limits.js';
@@ -29,15 +30,22 @@ function currentAttempt(ctx: Ctx, body: ActivityInput): PendingActivityInfo | nu
   return activity;
 }
 
-/** Claims not seen before record the attempt's start; the requestId is the claim command's. */
+/** A heartbeat or result of an unclaimed attempt implies its claim (the claim was lost or comes later). */
 function claimIfNeeded(ctx: Ctx, activity: PendingActivityInfo, identity: string): void {
-  if (activity.startedTime === null) claimActivity(ctx, activity, identity, ctx.command?.requestId ?? '');
+  if (activity.startedTime === null) claimActivity(ctx, activity, identity, claimIdOf(ctx));
 }
 
-/** ActivityTaskStarted (the claim): arms start-to-close and heartbeat; a repeated claim is ignored. */
+/**
+ * ActivityTaskStarted (the claim): arms start-to-close and heartbeat. One attempt has one holder
+ * (`claims.ts`): the holder's repeated claim changes nothing, another claim is refused.
+ */
 export function activityTaskStarted(ctx: Ctx, body: CommandBodyOf<'ActivityTaskStarted'>): void {
   const activity = currentAttempt(ctx, body);
-  if (activity) claimIfNeeded(ctx, activity, body.identity);
+  if (!activity) return;
+  const what = `activity ${activity.scheduledEventId} attempt ${activity.attempt}`;
+  if (!mayClaim(ctx, activity, RejectionCode.StaleActivityClaim, what)) return;
+  claimActivity(ctx, activity, body.identity, claimIdOf(ctx));
+  answerClaim(ctx);
 }
 
 /** Ends the attempt with `failure` (retried per the policy; the payload-limit failures are non-retryable). */

@@ -74,7 +74,7 @@ describe('termination', () => {
     assert.deepEqual(t.tasks.map((x) => [x.type, x.type === 'CancelActivity' && x.scheduledEventId]), [['CancelActivity', 5]]);
     assert.deepEqual(t.replies.map((r) => [r.requestId, r.kind, r.executionStatus, r.failure?.message]), [['gw-wait', 'Result', 'Terminated', 'stuck']]);
     assert.equal(t.visibility?.status, 'Terminated');
-    assert.deepEqual(timersOf(t.state!), []);
+    assert.deepEqual(timersOf(t.state!, defaultHistoryConfig), []);
     assert.deepEqual([t.state!.pendingActivities, t.state!.pendingTimers, t.state!.pendingWorkflowTask], [[], [], null]);
     assert.equal(d.send('TerminateWorkflowExecution', { reason: 'again', details: null, identity: 'ops' }).rejection?.code, 'WorkflowClosed');
   });

@@ -45,6 +45,16 @@ export interface HistoryConfig {
   readonly workflowTaskRetryInitialIntervalMs: number;
   /** Cap of the workflow-task retry backoff. */
   readonly maxWorkflowTaskBackoffMs: number;
+  /**
+   * How long a dispatched workflow task may wait unclaimed before it times out
+   * (`WorkflowTaskTimedOut`, timeout type ScheduleToStart) and is sent again as the next attempt, so
+   * a task record that was lost (a worker that committed past it without answering) cannot strand
+   * the run. Attempt n waits this × 2^(n−1), capped at {@link maxWorkflowTaskScheduleToStartTimeoutMs}:
+   * long and growing, so a queue that is merely behind re-sends each task a few times at most.
+   */
+  readonly workflowTaskScheduleToStartTimeoutMs: number;
+  /** Cap of the growing workflow-task schedule-to-start timeout. */
+  readonly maxWorkflowTaskScheduleToStartTimeoutMs: number;
   /** How many recent signal / cancel request ids a run remembers for deduplication. */
   readonly requestIdWindow: number;
   /** Most events a run buffers while a workflow task is in flight; more signals are refused. */
@@ -86,6 +96,8 @@ export const defaultHistoryConfig: HistoryConfig = Object.freeze({
   defaultWorkflowTaskTimeoutMs: 10_000,
   workflowTaskRetryInitialIntervalMs: 1000,
   maxWorkflowTaskBackoffMs: 60_000,
+  workflowTaskScheduleToStartTimeoutMs: 5 * 60_000,
+  maxWorkflowTaskScheduleToStartTimeoutMs: 60 * 60_000,
   requestIdWindow: 200,
   maxBufferedEvents: 1000,
   limits: defaultHistoryLimits,

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { defaultHistoryConfig, DEFAULT_RETENTION_MS, type HistoryConfig } from './config.js';
 import { retentionTimersOf } from './retention.js';
 import { HistoryDriver, T0 } from './test-kit.js';
-import { applyTimer, timersOf } from './timers.js';
+import { applyTimer } from './timers.js';
 
 const HOUR = 3_600_000;
 
@@ -29,7 +29,7 @@ describe('retention', () => {
     const ownRetention = { ...defaultHistoryConfig, namespaceRetentionMs: { [d.state!.executionInfo.namespace]: HOUR } };
     assert.equal(retentionTimersOf(d.state!, ownRetention)[0]!.fireTime, closeTime + HOUR);
     assert.equal(retentionTimersOf(d.state!, { ...defaultHistoryConfig, retentionMs: 2 * HOUR, namespaceRetentionMs: { other: HOUR } })[0]!.fireTime, closeTime + 2 * HOUR);
-    assert.deepEqual(timersOf(d.state!), [], 'the other deadlines of a closed run are unchanged: none');
+    assert.deepEqual(d.timers(), [], 'the other deadlines of a closed run are unchanged: none');
   });
 
   it('purges the workflow when due: no state, no events, the run named; never before', () => {

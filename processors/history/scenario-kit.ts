@@ -80,7 +80,7 @@ export class ScenarioRunner {
   /** Fires every due timer, earliest first (ties in a fixed order), until none is due. */
   fireDue(): void {
     for (;;) {
-      const due = this.state ? timersOf(this.state).filter((t) => t.fireTime <= this.now) : [];
+      const due = this.state ? timersOf(this.state, defaultHistoryConfig).filter((t) => t.fireTime <= this.now) : [];
       due.sort((a, b) => a.fireTime - b.fireTime || `${a.kind}/${a.identity}`.localeCompare(`${b.kind}/${b.identity}`));
       const next = due[0];
       if (!next) return;

@@ -18,6 +18,7 @@ import type { MutableStateSnapshot } from '../../topics/schemas/mutable-state-sn
 import { applyCommand } from './apply-command.js';
 import { defaultHistoryConfig, type HistoryConfig } from './config.js';
 import { applyTimer, timersOf } from './timers.js';
+import type { TimerRef } from './timer-ref.js';
 import type { TaskIntent, Transition, WorkflowTaskIntent } from './transition.js';
 
 /** A fixed start of time for tests. */
@@ -126,13 +127,18 @@ export class HistoryDriver {
     this.now += ms;
     const fired: Transition[] = [];
     for (;;) {
-      const due = this.state ? timersOf(this.state).filter((t) => t.fireTime <= this.now).sort((a, b) => a.fireTime - b.fireTime) : [];
+      const due = this.state ? timersOf(this.state, this.config).filter((t) => t.fireTime <= this.now).sort((a, b) => a.fireTime - b.fireTime) : [];
       const next = due[0];
       if (!next || !this.state) return fired;
       const transition = applyTimer(this.state, next, this.now, this.config);
       if (!transition.changed) throw new Error(`due timer ${next.kind} ${next.identity} did nothing`);
       fired.push(this.record(transition));
     }
+  }
+
+  /** The deadlines armed in the current state, as the processor indexes them. */
+  timers(): TimerRef[] {
+    return this.state ? timersOf(this.state, this.config) : [];
   }
 
   /** Event types of the current run (or of `runId`), in order. */

@@ -20,6 +20,8 @@ export const TimerKind = {
   Heartbeat: 'Heartbeat',
   /** A claimed workflow task ran too long. */
   WorkflowTaskTimeout: 'WorkflowTaskTimeout',
+  /** A dispatched workflow task waited too long unclaimed: send it again as the next attempt. */
+  WorkflowTaskScheduleToStart: 'WorkflowTaskScheduleToStart',
   /** A workflow-task retry backoff ended: send the next attempt. */
   WorkflowTaskRetry: 'WorkflowTaskRetry',
   /** The start delay of a run ended: schedule its first workflow task. */

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import type { HistoryEvent } from '../../topics/schemas/history-event/index.js';
 import { HistoryDriver, T0 } from './test-kit.js';
 import type { TimerRef } from './timer-ref.js';
-import { applyTimer, timersOf } from './timers.js';
+import { applyTimer } from './timers.js';
 
 describe('timers (property)', () => {
   it('never fire before their time, fire once, and all fire once time has passed them', () => {
@@ -18,7 +18,7 @@ describe('timers (property)', () => {
           d.start();
           d.completeWorkflowTask(durations.map((ms, i) => ({ type: 'StartTimer', timerId: `t${i}`, startToFireTimeoutMs: ms })));
           const seen = new Map<string, TimerRef>();
-          const remember = () => timersOf(d.state!).forEach((r) => seen.set(`${r.kind}/${r.identity}/${r.fireTime}`, r));
+          const remember = () => d.timers().forEach((r) => seen.set(`${r.kind}/${r.identity}/${r.fireTime}`, r));
           remember();
           const events: HistoryEvent[] = [];
           for (const step of [...steps, 200_000]) {

@@ -13,7 +13,7 @@ function withTimer(ms: number): HistoryDriver {
 describe('user timers', () => {
   it('fire at their expiry, never before, once', () => {
     const d = withTimer(60_000);
-    const [ref] = timersOf(d.state!);
+    const [ref] = d.timers();
     assert.deepEqual(ref, { kind: 'UserTimer', fireTime: T0 + 60_000, identity: 'run-1:timer:5' });
     const early = applyTimer(d.state!, ref!, T0 + 59_999);
     assert.deepEqual([early.changed, early.events], [false, []]);
@@ -22,12 +22,12 @@ describe('user timers', () => {
     assert.deepEqual(fired.events[0]!.attributes, { type: 'TimerFired', timerId: 't1', startedEventId: 5 });
     const again = applyTimer(fired.state!, ref!, T0 + 90_001);
     assert.equal(again.changed, false, 'a fired timer is no longer armed');
-    assert.deepEqual(timersOf(fired.state!).filter((t) => t.kind === 'UserTimer'), []);
+    assert.deepEqual(timersOf(fired.state!, d.config).filter((t) => t.kind === 'UserTimer'), []);
   });
 
   it('is canceled by CancelTimer, after which its deadline is stale', () => {
     const d = withTimer(60_000);
-    const [ref] = timersOf(d.state!);
+    const [ref] = d.timers();
     d.send('SignalWorkflowExecution', { signalName: 'stop', input: [], identity: 'c', header: {}, externalInitiator: null, childWorkflowOnly: false });
     d.completeWorkflowTask([{ type: 'CancelTimer', timerId: 't1' }]);
     assert.deepEqual(d.types().slice(-3), ['WorkflowTaskStarted', 'WorkflowTaskCompleted', 'TimerCanceled']);
@@ -52,11 +52,11 @@ describe('stale deadlines', () => {
     d.start();
     d.completeWorkflowTask([scheduleActivity('a1', { heartbeatTimeoutMs: 5000 })]);
     d.send('ActivityTaskStarted', { scheduledEventId: 5, attempt: 1, identity: 'aw' });
-    const heartbeat = timersOf(d.state!).find((t) => t.kind === 'Heartbeat')!;
+    const heartbeat = d.timers().find((t) => t.kind === 'Heartbeat')!;
     d.now += 1000;
     d.send('ActivityTaskHeartbeat', { scheduledEventId: 5, attempt: 1, identity: 'aw', details: null });
     assert.equal(applyTimer(d.state!, heartbeat, T0 + 5000).changed, false);
-    const startToClose = timersOf(d.state!).find((t) => t.kind === 'StartToClose')!;
+    const startToClose = d.timers().find((t) => t.kind === 'StartToClose')!;
     d.send('ActivityTaskCompleted', { scheduledEventId: 5, attempt: 1, identity: 'aw', result: json(1) });
     assert.equal(applyTimer(d.state!, startToClose, T0 + 60_000).changed, false);
   });
@@ -65,7 +65,7 @@ describe('stale deadlines', () => {
     const d = new HistoryDriver();
     d.start();
     d.send('WorkflowTaskStarted', { scheduledEventId: 2, attempt: 1, identity: 'w' });
-    const timeout = timersOf(d.state!).find((t) => t.kind === 'WorkflowTaskTimeout')!;
+    const timeout = d.timers().find((t) => t.kind === 'WorkflowTaskTimeout')!;
     assert.equal(timeout.fireTime, T0 + 10_000);
     d.completeWorkflowTask([], false);
     assert.equal(applyTimer(d.state!, timeout, T0 + 10_000).changed, false);
@@ -87,7 +87,7 @@ describe('run timeouts', () => {
       'WorkflowExecutionSignaled', 'WorkflowExecutionTimedOut',
     ]);
     assert.equal(d.state!.executionInfo.status, 'TimedOut');
-    assert.deepEqual(timersOf(d.state!), []);
+    assert.deepEqual(d.timers(), []);
     const [reply] = d.last!.replies;
     assert.deepEqual([reply!.requestId, reply!.kind, reply!.executionStatus, reply!.failure?.code], ['gw-wait', 'Result', 'TimedOut', 'TimedOut']);
   });
@@ -95,7 +95,9 @@ describe('run timeouts', () => {
   it('defaults the run timeout to the execution timeout and reports the execution timeout as final', () => {
     const d = new HistoryDriver();
     d.start({ workflowExecutionTimeoutMs: 10_000 });
-    assert.deepEqual(timersOf(d.state!).map((t) => [t.kind, t.fireTime]), [['RunTimeout', T0 + 10_000], ['ExecutionTimeout', T0 + 10_000]]);
+    assert.deepEqual(d.timers().map((t) => [t.kind, t.fireTime]), [
+      ['WorkflowTaskScheduleToStart', T0 + 300_000], ['RunTimeout', T0 + 10_000], ['ExecutionTimeout', T0 + 10_000],
+    ]);
     const started = d.events[0]!.attributes;
     assert.ok(started.type === 'WorkflowExecutionStarted');
     assert.deepEqual([started.workflowRunTimeoutMs, started.workflowExecutionExpirationTime], [10_000, T0 + 10_000]);

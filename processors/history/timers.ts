@@ -15,9 +15,9 @@ import { expireRun } from './retention.js';
 import type { TimerKind, TimerRef } from './timer-ref.js';
 import type { Transition } from './transition.js';
 import { fireTimer } from './user-timers.js';
-import { timeOutWorkflowTask } from './workflow-task-attempts.js';
+import { timeOutUnclaimedWorkflowTask, timeOutWorkflowTask } from './workflow-task-attempts.js';
 import { timeOutWorkflow } from './workflow-retry.js';
-import { awaitingStartDelay, dispatchWorkflowTask, scheduleWorkflowTask } from './workflow-task-schedule.js';
+import { awaitingStartDelay, dispatchWorkflowTask, scheduleWorkflowTask, workflowTaskScheduleToStartMs } from './workflow-task-schedule.js';
 
 /** An armed deadline and the id of what it belongs to (activity scheduled id, timer started id, workflow task scheduled id). */
 interface Armed {
@@ -43,7 +43,7 @@ function activityDeadlines(state: MutableStateSnapshot, runId: string): Armed[] 
   return armed;
 }
 
-function runDeadlines(state: MutableStateSnapshot, runId: string): Armed[] {
+function runDeadlines(state: MutableStateSnapshot, runId: string, config: HistoryConfig): Armed[] {
   const info = state.executionInfo;
   const armed: Armed[] = [];
   const task = state.pendingWorkflowTask;
@@ -52,6 +52,8 @@ function runDeadlines(state: MutableStateSnapshot, runId: string): Armed[] {
     if (!state.workflowTaskDispatched) armed.push({ ref: { kind: 'WorkflowTaskRetry', fireTime: task.scheduledTime, identity }, key: 0 });
     else if (task.startedTime !== null) {
       armed.push({ ref: { kind: 'WorkflowTaskTimeout', fireTime: task.startedTime + task.startToCloseTimeoutMs, identity }, key: 0 });
+    } else {
+      armed.push({ ref: { kind: 'WorkflowTaskScheduleToStart', fireTime: task.scheduledTime + workflowTaskScheduleToStartMs(config, task.attempt), identity }, key: 0 });
     }
   } else if (awaitingStartDelay(state)) {
     armed.push({ ref: { kind: 'WorkflowStartDelay', fireTime: info.executionTime, identity: runId }, key: 0 });
@@ -63,18 +65,21 @@ function runDeadlines(state: MutableStateSnapshot, runId: string): Armed[] {
   return armed;
 }
 
-function armedDeadlines(state: MutableStateSnapshot): Armed[] {
+function armedDeadlines(state: MutableStateSnapshot, config: HistoryConfig): Armed[] {
   if (state.executionInfo.status !== 'Running') return [];
   const runId = state.executionInfo.runId;
   const timers = state.pendingTimers.map((t): Armed => ({
     ref: { kind: 'UserTimer', fireTime: t.expiryTime, identity: `${runId}:timer:${t.startedEventId}` }, key: t.startedEventId,
   }));
-  return [...runDeadlines(state, runId), ...activityDeadlines(state, runId), ...timers];
+  return [...runDeadlines(state, runId, config), ...activityDeadlines(state, runId), ...timers];
 }
 
-/** Every deadline currently armed in the state (none for a closed run). */
-export function timersOf(state: MutableStateSnapshot): TimerRef[] {
-  return armedDeadlines(state).map((a) => a.ref);
+/**
+ * Every deadline currently armed in the state (none for a closed run). `config` is the one
+ * {@link applyTimer} gets: the workflow-task schedule-to-start deadline depends on it.
+ */
+export function timersOf(state: MutableStateSnapshot, config: HistoryConfig): TimerRef[] {
+  return armedDeadlines(state, config).map((a) => a.ref);
 }
 
 function fireActivityRetry(ctx: Ctx, key: number): void {
@@ -102,6 +107,9 @@ const handlers: { [K in TimerKind]: (ctx: Ctx, key: number) => void } = {
   WorkflowTaskTimeout: (ctx) => {
     if (ctx.state.pendingWorkflowTask) timeOutWorkflowTask(ctx, ctx.state.pendingWorkflowTask);
   },
+  WorkflowTaskScheduleToStart: (ctx) => {
+    if (ctx.state.pendingWorkflowTask) timeOutUnclaimedWorkflowTask(ctx, ctx.state.pendingWorkflowTask);
+  },
   WorkflowTaskRetry: (ctx) => dispatchWorkflowTask(ctx),
   WorkflowStartDelay: (ctx) => scheduleWorkflowTask(ctx, 1),
   // Never armed in a running state: retention is fired by `expireRun` before this table is used.
@@ -121,7 +129,7 @@ const unchanged = (): Transition => ({
 export function applyTimer(state: MutableStateSnapshot, timer: TimerRef, now: number, config: HistoryConfig = defaultHistoryConfig): Transition {
   if (timer.fireTime > now) return unchanged();
   if (timer.kind === 'Retention') return expireRun(state, timer, now) ?? unchanged();
-  const armed = armedDeadlines(state).find(
+  const armed = armedDeadlines(state, config).find(
     (a) => a.ref.kind === timer.kind && a.ref.identity === timer.identity && a.ref.fireTime === timer.fireTime,
   );
   if (!armed) return unchanged();

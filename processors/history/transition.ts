@@ -31,10 +31,12 @@ export const RejectionCode = {
   RunNotFound: 'RunNotFound',
   /** A workflow-task completion or failure for a task that is not the pending attempt. */
   StaleWorkflowTaskCompletion: 'StaleWorkflowTaskCompletion',
-  /** A workflow-task claim for a task that is not the pending, dispatched attempt. */
+  /** A workflow-task claim for a task that is not the pending, dispatched attempt, or that another claim holds. */
   StaleWorkflowTaskClaim: 'StaleWorkflowTaskClaim',
   /** An activity claim, heartbeat or result for an attempt that is not the current one. */
   StaleActivityResult: 'StaleActivityResult',
+  /** A claim for an activity attempt another claim already holds (a redelivered task): the worker must not run it. */
+  StaleActivityClaim: 'StaleActivityClaim',
   /** A message between a parent and its child whose run has moved on (closed, continued as new). */
   StaleChildMessage: 'StaleChildMessage',
   /** A worker acknowledged a cancellation nobody requested. */

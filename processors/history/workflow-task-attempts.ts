@@ -10,6 +10,7 @@ import type { WorkflowTaskFailedCause } from '../../topics/schemas/common/v1-enu
 import type { Failure } from '../../topics/schemas/common/v1-records.js';
 import type { PendingWorkflowTaskInfo } from '../../topics/schemas/mutable-state-snapshot/index.js';
 import { appendEvent, reject, type Ctx } from './context.js';
+import { answerClaim, claimIdOf, mayClaim } from './claims.js';
 import { flushBuffered } from './delivery.js';
 import { RejectionCode } from './transition.js';
 import { limitsFor } from './config.js';
@@ -17,10 +18,11 @@ import { startedFacts } from './history-limits.js';
 import { failTaskAndTerminate } from './payload-limits.js';
 import { scheduleWorkflowTask, transientScheduledAttributes } from './workflow-task-schedule.js';
 
-/** How an attempt ended without completing. */
+/** How an attempt ended without completing (`Unclaimed`: its schedule-to-start timeout passed). */
 export type AttemptFailure =
   | { kind: 'Failed'; cause: WorkflowTaskFailedCause; failure: Failure | null; identity: string }
-  | { kind: 'TimedOut' };
+  | { kind: 'TimedOut' }
+  | { kind: 'Unclaimed' };
 
 /** The pending workflow task if `ref` names its sent attempt; otherwise rejects with `code`. */
 export function pendingAttempt(ctx: Ctx, ref: TaskAttemptRef & { type: string }, code: RejectionCode): PendingWorkflowTaskInfo | null {
@@ -32,14 +34,29 @@ export function pendingAttempt(ctx: Ctx, ref: TaskAttemptRef & { type: string },
   return null;
 }
 
-/** WorkflowTaskStarted (the claim): recorded in state and arms the start-to-close timeout; repeats are ignored. */
+/**
+ * WorkflowTaskStarted (the claim): recorded in state and arms the start-to-close timeout. One
+ * attempt has one holder (`claims.ts`): the holder's repeated claim changes nothing, another is refused.
+ */
 export function workflowTaskStarted(ctx: Ctx, body: CommandBodyOf<'WorkflowTaskStarted'>): void {
   const task = pendingAttempt(ctx, body, RejectionCode.StaleWorkflowTaskClaim);
-  if (!task || task.startedTime !== null) return;
+  if (!task) return;
+  const what = `workflow task ${task.scheduledEventId} attempt ${task.attempt}`;
+  if (!mayClaim(ctx, task, RejectionCode.StaleWorkflowTaskClaim, what)) return;
   task.startedTime = ctx.now;
   task.startedIdentity = body.identity;
-  task.startedRequestId = ctx.command?.requestId ?? '';
+  task.startedRequestId = claimIdOf(ctx);
   task.startedEventId = task.scheduledEventId + 1;
+  answerClaim(ctx);
+}
+
+/** Writes the attempt's WorkflowTaskScheduled if it has none yet: transient retries (attempt ≥ 2) and speculative update tasks. */
+function writeAttemptScheduled(ctx: Ctx, task: PendingWorkflowTaskInfo): void {
+  if (task.scheduledEventId <= ctx.state.executionInfo.lastEventId) return;
+  const scheduled = appendEvent(ctx, transientScheduledAttributes(task), task.scheduledTime);
+  if (scheduled.eventId !== task.scheduledEventId) {
+    throw new Error(`transient workflow task expected event id ${task.scheduledEventId}, got ${scheduled.eventId}`);
+  }
 }
 
 /**
@@ -47,13 +64,7 @@ export function workflowTaskStarted(ctx: Ctx, body: CommandBodyOf<'WorkflowTaskS
  * preceded by its WorkflowTaskScheduled for a transient attempt. Returns the Started event id.
  */
 export function writeAttemptStart(ctx: Ctx, task: PendingWorkflowTaskInfo, identity: string): number {
-  // Transient retries (attempt ≥ 2) and speculative update tasks have written nothing yet.
-  if (task.scheduledEventId > ctx.state.executionInfo.lastEventId) {
-    const scheduled = appendEvent(ctx, transientScheduledAttributes(task), task.scheduledTime);
-    if (scheduled.eventId !== task.scheduledEventId) {
-      throw new Error(`transient workflow task expected event id ${task.scheduledEventId}, got ${scheduled.eventId}`);
-    }
-  }
+  writeAttemptScheduled(ctx, task);
   // The same facts the task carried to the worker (workflowTaskIntentOf), so replay sees them too.
   const info = ctx.state.executionInfo;
   const facts = startedFacts(limitsFor(ctx.config, info.namespace), info.nextEventId, info.historySizeBytes);
@@ -64,21 +75,29 @@ export function writeAttemptStart(ctx: Ctx, task: PendingWorkflowTaskInfo, ident
   return started.eventId;
 }
 
+/** The events attempt 1 writes when it ends without a completion (an unclaimed one was never started). */
+function writeAttemptEnd(ctx: Ctx, task: PendingWorkflowTaskInfo, end: AttemptFailure): void {
+  if (end.kind === 'Unclaimed') {
+    writeAttemptScheduled(ctx, task);
+    appendEvent(ctx, { type: 'WorkflowTaskTimedOut', scheduledEventId: task.scheduledEventId, startedEventId: null, timeoutType: 'ScheduleToStart' });
+    return;
+  }
+  const startedEventId = writeAttemptStart(ctx, task, end.kind === 'Failed' ? end.identity : '');
+  appendEvent(ctx, end.kind === 'Failed'
+    ? { type: 'WorkflowTaskFailed', scheduledEventId: task.scheduledEventId, startedEventId, cause: end.cause, failure: end.failure, identity: end.identity }
+    : { type: 'WorkflowTaskTimedOut', scheduledEventId: task.scheduledEventId, startedEventId, timeoutType: 'StartToClose' });
+}
+
 /**
  * Ends the attempt without a completion: events for attempt 1 only, then the buffered events, then
- * attempt `nextAttempt` (1 = at once, ≥ 2 = transient after a backoff).
+ * attempt `nextAttempt` (1 = at once, ≥ 2 = transient, after a backoff or `delayMs`).
  */
-export function endAttempt(ctx: Ctx, task: PendingWorkflowTaskInfo, end: AttemptFailure, nextAttempt: number): void {
-  if (task.attempt === 1) {
-    const startedEventId = writeAttemptStart(ctx, task, end.kind === 'Failed' ? end.identity : '');
-    appendEvent(ctx, end.kind === 'Failed'
-      ? { type: 'WorkflowTaskFailed', scheduledEventId: task.scheduledEventId, startedEventId, cause: end.cause, failure: end.failure, identity: end.identity }
-      : { type: 'WorkflowTaskTimedOut', scheduledEventId: task.scheduledEventId, startedEventId, timeoutType: 'StartToClose' });
-  }
+export function endAttempt(ctx: Ctx, task: PendingWorkflowTaskInfo, end: AttemptFailure, nextAttempt: number, delayMs?: number): void {
+  if (task.attempt === 1) writeAttemptEnd(ctx, task, end);
   ctx.state.pendingWorkflowTask = null;
   ctx.state.workflowTaskDispatched = true;
   flushBuffered(ctx);
-  scheduleWorkflowTask(ctx, nextAttempt);
+  scheduleWorkflowTask(ctx, nextAttempt, delayMs);
 }
 
 /**
@@ -99,4 +118,13 @@ export function workflowTaskFailed(ctx: Ctx, body: CommandBodyOf<'WorkflowTaskFa
 /** The claimed attempt ran past its start-to-close timeout: the task is retried. */
 export function timeOutWorkflowTask(ctx: Ctx, task: PendingWorkflowTaskInfo): void {
   endAttempt(ctx, task, { kind: 'TimedOut' }, task.attempt + 1);
+}
+
+/**
+ * The dispatched attempt waited unclaimed past its schedule-to-start timeout (its record may be
+ * lost): the next attempt is written to the queue at once, with no backoff — the timeout already
+ * waited, and grows per attempt. A late claim or result of the old attempt is stale.
+ */
+export function timeOutUnclaimedWorkflowTask(ctx: Ctx, task: PendingWorkflowTaskInfo): void {
+  endAttempt(ctx, task, { kind: 'Unclaimed' }, task.attempt + 1, 0);
 }

@@ -27,6 +27,15 @@ export function workflowTaskBackoffMs(config: HistoryConfig, attempt: number): n
 }
 
 /**
+ * How long attempt `attempt` of a dispatched workflow task may wait unclaimed: the configured
+ * schedule-to-start timeout doubled per attempt after the first, capped.
+ */
+export function workflowTaskScheduleToStartMs(config: HistoryConfig, attempt: number): number {
+  const timeout = config.workflowTaskScheduleToStartTimeoutMs * 2 ** Math.max(0, attempt - 1);
+  return Number.isFinite(timeout) ? Math.min(timeout, config.maxWorkflowTaskScheduleToStartTimeoutMs) : config.maxWorkflowTaskScheduleToStartTimeoutMs;
+}
+
+/**
  * The first event id a worker that ran the last completed workflow task has not seen: that task's
  * WorkflowTaskCompleted event (it saw everything up to its own Started), or 1 before any.
  */
@@ -44,8 +53,11 @@ export function awaitingStartDelay(state: MutableStateSnapshot): boolean {
   return state.pendingWorkflowTask === null && state.executionInfo.lastWorkflowTaskCompletedEventId === null;
 }
 
-/** Schedules workflow-task `attempt`: at once for attempt 1, after a backoff (transient) otherwise. */
-export function scheduleWorkflowTask(ctx: Ctx, attempt: number): void {
+/**
+ * Schedules workflow-task `attempt`: at once for attempt 1; otherwise transient, sent after
+ * `delayMs` (default: the retry backoff of the attempt).
+ */
+export function scheduleWorkflowTask(ctx: Ctx, attempt: number, delayMs = workflowTaskBackoffMs(ctx.config, attempt)): void {
   const state = ctx.state;
   const info = state.executionInfo;
   if (state.pendingWorkflowTask) throw new Error(`run ${info.runId} already has a workflow task in flight`);
@@ -61,10 +73,9 @@ export function scheduleWorkflowTask(ctx: Ctx, attempt: number): void {
     dispatchWorkflowTask(ctx);
     return;
   }
-  state.pendingWorkflowTask = {
-    ...base, scheduledEventId: info.nextEventId, scheduledTime: ctx.now + workflowTaskBackoffMs(ctx.config, attempt),
-  };
+  state.pendingWorkflowTask = { ...base, scheduledEventId: info.nextEventId, scheduledTime: ctx.now + delayMs };
   state.workflowTaskDispatched = false;
+  if (delayMs <= 0) dispatchWorkflowTask(ctx);
 }
 
 /** Marks the pending workflow task sent and emits its intent, unless the task rate limit defers it. */

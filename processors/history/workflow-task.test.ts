@@ -54,8 +54,8 @@ describe('workflow tasks', () => {
     assert.equal(claim.changed, true);
     d.now += 100;
     const again = d.send('WorkflowTaskStarted', { scheduledEventId: 2, attempt: 1, identity: 'w2' });
-    assert.equal(again.changed, false, 'a second claim of the same attempt is ignored');
-    assert.equal(again.rejection, null);
+    assert.equal(again.changed, false, 'a second claim of the same attempt changes nothing');
+    assert.equal(again.rejection?.code, 'StaleWorkflowTaskClaim', 'the attempt has one holder (claims.ts)');
     d.now += 100;
     d.completeWorkflowTask([], false);
     const started = d.events.find((e) => e.attributes.type === 'WorkflowTaskStarted')!;

@@ -114,8 +114,9 @@ export class ShardTask {
       shard: deps.shard,
       bindings: shardBindings(deps.catalog, async (value) => {
         const state = await deps.serde.decode(mutableStateSnapshotCodec, value);
-        // Read at each snapshot: the namespace registry may have changed the retention since.
-        return [...timersOf(state), ...retentionTimersOf(state, deps.history ?? defaultHistoryConfig)];
+        // Read at each snapshot: the namespace registry may have changed the retention and timeouts since.
+        const config = deps.history ?? defaultHistoryConfig;
+        return [...timersOf(state, config), ...retentionTimersOf(state, config)];
       }),
       now: deps.clock,
     });

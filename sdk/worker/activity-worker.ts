@@ -10,7 +10,9 @@ import { cancellationHelpers, runInActivityContext, type ActivityContext } from 
 import { ClaimConfirmer } from './claim-confirmer.js';
 import { ActivityDispatchRate } from './dispatch-rate.js';
 import { TaskConsumer, type TaskDelivery } from './task-consumer.js';
+import { TaskHandedBackError } from './task-handed-back-error.js';
 import { isTooLarge, tooLargeFailure } from './oversized-output.js';
+import { isPermanentWriteError } from './write-retry.js';
 import { CommandWriter, toFailure, type RunRef, type WorkerConnection } from './worker-connection.js';
 import type { TaskAttemptRef } from '../../topics/schemas/command/index.js';
 
@@ -41,16 +43,18 @@ export interface ActivityEvent {
   readonly durationMs: number;
   /** From the attempt being scheduled to this worker starting it. */
   readonly scheduleToStartMs: number;
-  /** `superseded`: a redelivered task whose attempt had already ended; it was not run. */
+  /** `superseded`: a redelivered task whose attempt had already ended or is held by another claim; it was not run. */
   readonly outcome: 'completed' | 'failed' | 'canceled' | 'superseded';
 }
 
 /**
  * Runs activity tasks of one task queue. Each attempt is claimed without waiting (the engine arms
  * start-to-close and heartbeat timeouts from the claim) — except a task that may be a redelivery
- * after a crash or rebalance, whose claim must be accepted first (see ClaimConfirmer) — runs with its context (idempotency key,
- * heartbeat details of the previous attempt, an AbortSignal), and reports its result. Cancellations
- * arrive on the queue's control topic, which every worker reads.
+ * after a crash or rebalance, whose claim must be accepted first (see ClaimConfirmer) — runs with
+ * its context (idempotency key, heartbeat details of the previous attempt, an AbortSignal), and
+ * reports its result. Claims and results are retried until written while the task's partition is
+ * this worker's; a task left unanswered is handed back, not committed past. Cancellations arrive
+ * on the queue's control topic, which every worker reads.
  */
 export class ActivityWorker {
   private readonly commands: CommandWriter;
@@ -121,26 +125,49 @@ export class ActivityWorker {
     await this.releaseNamespaces?.();
   }
 
+  /**
+   * Runs one activity task and answers it. Its claim, result or failure is retried while the
+   * partition is this worker's; a task whose answer could not be written by then is handed back
+   * (TaskHandedBackError), never committed past unanswered.
+   */
   private async run(record: LogRecord, taken: AbortSignal, delivery: TaskDelivery): Promise<void> {
     if (!record.value) return;
     const task = await this.connection.serde.decode(activityTaskCodec, record.value);
     // Paced before the claim: a task waiting for its slot is still the queue's, not started.
-    if (this.rate && !(await this.rate.acquire(taken))) return;
+    if (this.rate && !(await this.rate.acquire(taken))) throw new TaskHandedBackError(`activity ${task.activityId} was not started before its partition was handed back`);
     const run = { namespace: task.namespace, workflowId: task.workflowId, runId: task.runId };
     const ref = { scheduledEventId: task.scheduledEventId, attempt: task.attempt, identity: this.options.identity };
-    if (delivery.mayBeRedelivered) {
-      // Its result may be recorded already: run it only if the engine still has the attempt pending.
-      // With no answer in time, run it anyway (at least once beats never).
-      if ((await this.claims.confirm(run, { type: 'ActivityTaskStarted', ...ref })) === 'refused') {
-        this.options.onActivity?.({ activityType: task.activityType, attempt: task.attempt, durationMs: 0, scheduleToStartMs: 0, outcome: 'superseded' });
-        return;
-      }
-      // The partition was taken away (or the worker stopped) while the claim was answered: the
-      // next owner has the task now; the engine's start-to-close covers a claim left behind.
-      if (taken.aborted) return;
-    } else {
-      void this.commands.write(run, { type: 'ActivityTaskStarted', ...ref }).catch(() => undefined);
+    const answered = new AbortController();
+    try {
+      if (!(await this.claim(task, run, ref, delivery, AbortSignal.any([taken, answered.signal])))) return;
+      await this.execute(task, run, ref, taken);
+    } finally {
+      answered.abort();
     }
+  }
+
+  /**
+   * Claims the attempt; false when the engine refused the claim and the task must not run. A task
+   * that may be a redelivery after a crash or rebalance is claimed first and run only if the engine
+   * still has the attempt pending and no other claim holds it (one attempt has one holder); with no
+   * answer in time it runs anyway (at least once beats never). A first delivery is claimed beside
+   * the run, the write retried until it lands (or the result, which implies it, does).
+   */
+  private async claim(task: ActivityTask, run: RunRef, ref: TaskAttemptRef, delivery: TaskDelivery, claiming: AbortSignal): Promise<boolean> {
+    const claim = { type: 'ActivityTaskStarted' as const, ...ref };
+    if (!delivery.mayBeRedelivered) {
+      void this.commands.writeUntilDone(run, claim, claiming).catch(() => undefined);
+      return true;
+    }
+    // Accepted, this worker holds the attempt: it runs it even if the partition has moved on
+    // meanwhile, since the next owner's claim will be refused.
+    if ((await this.claims.confirm(run, claim, claiming)) !== 'refused') return true;
+    this.options.onActivity?.({ activityType: task.activityType, attempt: task.attempt, durationMs: 0, scheduleToStartMs: 0, outcome: 'superseded' });
+    return false;
+  }
+
+  /** Runs the claimed attempt and writes its outcome (completed, failed or canceled). */
+  private async execute(task: ActivityTask, run: RunRef, ref: TaskAttemptRef, taken: AbortSignal): Promise<void> {
     const key = `${task.workflowId}:${task.runId}:${task.scheduledEventId}`;
     const abort = new AbortController();
     this.running.set(key, abort);
@@ -151,36 +178,41 @@ export class ActivityWorker {
     const started = Date.now();
     const report = (outcome: ActivityEvent['outcome']) =>
       this.options.onActivity?.({ activityType: task.activityType, attempt: task.attempt, durationMs: Date.now() - started, scheduleToStartMs: started - task.currentAttemptScheduledTime, outcome });
+    let outcome: { ok: true; result: unknown } | { ok: false; error: unknown };
     try {
-      const result = await this.invoke(task, abort, (details) => (lastDetails = details));
-      await this.complete(run, ref, task, result);
-      report('completed');
+      outcome = { ok: true, result: await this.invoke(task, abort, (details) => (lastDetails = details)) };
     } catch (error) {
-      const details = lastDetails === undefined ? null : this.connection.dataConverter.toPayload(lastDetails);
-      if (abort.signal.aborted && this.cancelled.has(key)) {
-        await this.commands.write(run, { type: 'ActivityTaskCanceled', ...ref, details });
-        report('canceled');
-      } else {
-        await this.commands.write(run, { type: 'ActivityTaskFailed', ...ref, failure: toFailure(error), lastHeartbeatDetails: details });
-        report('failed');
-      }
+      outcome = { ok: false, error };
     } finally {
       clearTimeout(timer);
       this.running.delete(key);
-      this.cancelled.delete(key);
     }
+    const cancelled = this.cancelled.delete(key) && abort.signal.aborted;
+    if (outcome.ok) {
+      await this.complete(run, ref, task, outcome.result, taken);
+      return report('completed');
+    }
+    const details = lastDetails === undefined ? null : this.connection.dataConverter.toPayload(lastDetails);
+    if (cancelled) {
+      await this.commands.writeUntilDone(run, { type: 'ActivityTaskCanceled', ...ref, details }, taken);
+      return report('canceled');
+    }
+    await this.commands.writeUntilDone(run, { type: 'ActivityTaskFailed', ...ref, failure: toFailure(outcome.error), lastHeartbeatDetails: details }, taken);
+    report('failed');
   }
 
   private readonly cancelled = new Set<string>();
 
-  /** Reports the result; one too large to send fails the activity for good instead. */
-  private async complete(run: RunRef, ref: TaskAttemptRef, task: ActivityTask, result: unknown): Promise<void> {
+  /** Reports the result; one that can never be sent (too large, not serialisable) fails the activity for good instead. */
+  private async complete(run: RunRef, ref: TaskAttemptRef, task: ActivityTask, result: unknown, taken: AbortSignal): Promise<void> {
     try {
-      await this.commands.write(run, { type: 'ActivityTaskCompleted', ...ref, result: this.connection.dataConverter.toPayload(result) });
+      await this.commands.writeUntilDone(run, { type: 'ActivityTaskCompleted', ...ref, result: this.connection.dataConverter.toPayload(result) }, taken);
     } catch (error) {
-      if (!isTooLarge(error)) throw error;
-      const failure = tooLargeFailure(`the result of activity ${task.activityType} (id ${task.activityId})`, error);
-      await this.commands.write(run, { type: 'ActivityTaskFailed', ...ref, failure, lastHeartbeatDetails: null });
+      if (error instanceof TaskHandedBackError) throw error;
+      const failure = isTooLarge(error)
+        ? tooLargeFailure(`the result of activity ${task.activityType} (id ${task.activityId})`, error)
+        : { ...toFailure(error), nonRetryable: isPermanentWriteError(error) };
+      await this.commands.writeUntilDone(run, { type: 'ActivityTaskFailed', ...ref, failure, lastHeartbeatDetails: null }, taken);
     }
   }
 

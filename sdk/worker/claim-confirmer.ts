@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { CommandBody } from '../../topics/schemas/command/index.js';
+import type { Reply } from '../../topics/schemas/reply/index.js';
 import { ReplyListener } from '../../processors/reply-listener.js';
 import type { CommandWriter, RunRef, WorkerConnection } from './worker-connection.js';
+import { writeWithRetry } from './write-retry.js';
 
 /** How long a worker waits for the engine to answer a claim before running the task anyway. */
 const CLAIM_REPLY_TIMEOUT_MS = 10_000;
@@ -25,19 +27,31 @@ export class ClaimConfirmer {
   ) {}
 
   /**
-   * Sends `claim` with a reply address and waits for the engine to apply or refuse it. Only an
-   * explicit refusal is `refused`: a listener that cannot start, a write that fails or no answer in
-   * time is `unanswered`, and the caller runs the task (at least once beats never).
+   * Sends `claim` with a reply address and waits for the engine to apply or refuse it. The write is
+   * retried while `signal` allows, every try the same claim (one request id), each with a reply
+   * address of its own. Only an explicit refusal is `refused`: a listener that cannot start or no
+   * answer in time is `unanswered`, and the caller runs the task (at least once beats never).
+   * @throws TaskHandedBackError when `signal` aborted before the claim could be written
    */
-  async confirm(run: RunRef, claim: CommandBody): Promise<ClaimAnswer> {
+  async confirm(run: RunRef, claim: CommandBody, signal: AbortSignal): Promise<ClaimAnswer> {
+    let replies: ReplyListener;
     try {
-      const replies = await (this.replies ??= this.listen());
+      replies = await (this.replies ??= this.listen());
+    } catch {
+      return 'unanswered';
+    }
+    const requestId = randomUUID();
+    let answer: Promise<Reply> | undefined;
+    await writeWithRetry(async () => {
       const replyTo = { gatewayId: replies.gatewayId, requestId: randomUUID() };
-      const answer = replies.expect(replyTo.requestId, CLAIM_REPLY_TIMEOUT_MS);
+      const expected = replies.expect(replyTo.requestId, CLAIM_REPLY_TIMEOUT_MS);
       // Attach a handler now: if the write fails, the pending answer must not surface as unhandled.
-      answer.catch(() => undefined);
-      await this.commands.write(run, claim, replyTo);
-      return (await answer).kind === 'Accepted' ? 'accepted' : 'refused';
+      expected.catch(() => undefined);
+      await this.commands.write(run, claim, replyTo, requestId);
+      answer = expected;
+    }, signal, `the claim of ${run.workflowId}`);
+    try {
+      return (await answer!).kind === 'Accepted' ? 'accepted' : 'refused';
     } catch {
       return 'unanswered';
     }

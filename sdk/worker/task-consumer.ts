@@ -1,5 +1,6 @@
 import type { GroupConsumer, Log, LogRecord } from '../../topics/log/log.js';
 import { OffsetTracker } from './offset-tracker.js';
+import { TaskHandedBackError } from './task-handed-back-error.js';
 
 const COMMIT_INTERVAL_MS = 200;
 
@@ -13,6 +14,13 @@ export interface TaskConsumerOptions {
   readonly maxConcurrent: number;
   /** Run a partition's tasks one after another (workflow tasks: one workflow's tasks in order). */
   readonly ordered: boolean;
+  /**
+   * Runs one task and answers it. `signal` aborts when the partition is taken away or the worker
+   * stops. Resolving finishes the task (its position may be committed past it). Throwing
+   * {@link TaskHandedBackError} leaves it unfinished: the engine has not heard of it, and it comes
+   * back to the partition's next owner. Any other error is for a record no worker can answer (it
+   * does not decode): it is reported to `onError` and skipped.
+   */
   readonly handle: (record: LogRecord, signal: AbortSignal, delivery: TaskDelivery) => Promise<void>;
   readonly onError?: (error: unknown, record: LogRecord) => void;
   /** Records behind on each owned partition, sampled every LAG_SAMPLE_MS. */
@@ -35,7 +43,9 @@ export interface TaskDelivery {
  * Consumes one task topic as a member of the queue's worker group. Each assigned partition resumes
  * from the group's committed position; tasks run with bounded concurrency; the committed position
  * only ever moves to the lowest unfinished task, so a crashed worker's tasks come back to another
- * member after the group's session timeout. Claims are the handler's business.
+ * member after the group's session timeout. A task is finished only once its handler answered it:
+ * one handed back (see {@link TaskConsumerOptions.handle}) is never committed past. Claims and
+ * answers are the handler's business.
  */
 export class TaskConsumer {
   private consumer: GroupConsumer | undefined;
@@ -162,14 +172,17 @@ export class TaskConsumer {
 
   private async run(record: LogRecord, tracker: OffsetTracker, partition: number, signal: AbortSignal): Promise<void> {
     const work = (async () => {
+      let finished = true;
       try {
         await this.options.handle(record, signal, { mayBeRedelivered: record.offset < (this.endsAtAssignment.get(partition) ?? 0) });
       } catch (error) {
-        this.options.onError?.(error, record);
+        // Unanswered: the offset stays in flight, so no commit moves past it; the next owner reads it again.
+        if (error instanceof TaskHandedBackError) finished = false;
+        else this.options.onError?.(error, record);
       } finally {
-        tracker.end(record.offset);
+        if (finished) tracker.end(record.offset);
         this.releaseSlot();
-        this.scheduleCommit(partition);
+        if (finished) this.scheduleCommit(partition);
       }
     })();
     this.active.add(work);

@@ -8,6 +8,7 @@ import type { ReplyTo } from '../../topics/schemas/common/v1-records.js';
 import type { Failure } from '../../topics/schemas/common/v1-records.js';
 import type { Serde } from '../../topics/serde/index.js';
 import { commandCodec } from '../../topics/serde/index.js';
+import { writeWithRetry } from './write-retry.js';
 
 /** What a worker needs to reach the engine: the log, the topic names, the serde and a data converter. */
 export interface WorkerConnection {
@@ -26,22 +27,41 @@ export interface RunRef {
 
 /**
  * Writes worker commands (claims, results, heartbeats) to the command topic with the shared
- * idempotent producer. Fire-and-forget for the engine: results are matched by scheduled event id
- * and attempt, so a duplicate or late one is harmless.
+ * idempotent producer. Results are matched by scheduled event id and attempt, so a duplicate or
+ * late one is harmless; a claim is known by its request id (one attempt has one holder).
  */
 export class CommandWriter {
   private producer: Promise<Producer> | undefined;
 
   constructor(private readonly connection: WorkerConnection) {}
 
-  /** Writes one command; `replyTo` asks the engine to answer on the replies topic. */
-  async write(run: RunRef, body: CommandBody, replyTo: ReplyTo | null = null): Promise<void> {
+  /**
+   * Writes one command; `replyTo` asks the engine to answer on the replies topic. `requestId`
+   * names the command: repeat it to write the same command again.
+   */
+  async write(run: RunRef, body: CommandBody, replyTo: ReplyTo | null = null, requestId: string = randomUUID()): Promise<void> {
     const { log, catalog, serde } = this.connection;
-    this.producer ??= log.producer();
-    const command = { requestId: randomUUID(), namespace: run.namespace, workflowId: run.workflowId, runId: run.runId, replyTo, body };
+    // A producer that failed to open is opened again by the next write, not kept failing.
+    this.producer ??= log.producer().catch((error: unknown) => {
+      this.producer = undefined;
+      throw error;
+    });
+    const command = { requestId, namespace: run.namespace, workflowId: run.workflowId, runId: run.runId, replyTo, body };
     await (await this.producer).send([
       { topic: catalog.commands, key: workflowKey(run.namespace, run.workflowId), value: await serde.encode(commandCodec, command, catalog.commands) },
     ]);
+  }
+
+  /**
+   * Writes a task's claim or answer until it lands, while `signal` (the task's partition is still
+   * this worker's) allows; see {@link writeWithRetry}. Every try carries the same request id, so a
+   * try that landed although its send reported an error is still one command, and a claim written
+   * twice stays one holder's.
+   * @throws TaskHandedBackError when `signal` aborted first; the caller leaves the task unfinished
+   */
+  async writeUntilDone(run: RunRef, body: CommandBody, signal: AbortSignal): Promise<void> {
+    const requestId = randomUUID();
+    await writeWithRetry(() => this.write(run, body, null, requestId), signal, `${body.type} of ${run.workflowId}`);
   }
 }
 

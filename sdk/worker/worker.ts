@@ -12,6 +12,11 @@ export interface WorkerOptions {
   readonly activities?: Readonly<Record<string, ActivityFunction>>;
   /** Where to page full histories from on a cache miss (the gateway, or the engine in-process). */
   readonly history?: HistoryFetcher;
+  /**
+   * The name this worker's claims and results carry into history; default `<pid>@<hostname>`. It
+   * need not be unique: the engine tells claims apart by their request ids, so two workers sharing
+   * a name never both hold one attempt.
+   */
   readonly identity?: string;
   readonly maxConcurrentActivities?: number;
   /**

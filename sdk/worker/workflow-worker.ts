@@ -1,4 +1,5 @@
 import type { LogRecord } from '../../topics/log/log.js';
+import type { TaskAttemptRef } from '../../topics/schemas/command/index.js';
 import type { HistoryEvent } from '../../topics/schemas/history-event/index.js';
 import type { WorkflowTask } from '../../topics/schemas/workflow-task/index.js';
 import { workflowTaskCodec } from '../../topics/serde/index.js';
@@ -13,7 +14,8 @@ import { LOCAL_ACTIVITY_BUDGET_SHARE, LocalActivityExecutor } from './local-acti
 import type { WorkflowCommand } from '../../topics/schemas/command/v1-workflow-commands.js';
 import { QueryWorker, type QueryWorkerOptions } from './query-worker.js';
 import { TaskConsumer } from './task-consumer.js';
-import { CommandWriter, type RunRef, type WorkerConnection } from './worker-connection.js';
+import { CommandWriter, toFailure, type RunRef, type WorkerConnection } from './worker-connection.js';
+import { isPermanentWriteError } from './write-retry.js';
 import { WorkflowCache } from './workflow-cache.js';
 
 /** The history's cause for each way a workflow task fails on the worker (the failure says more). */
@@ -88,7 +90,7 @@ export class WorkflowWorker {
       identity,
       maxConcurrent: this.options.maxConcurrentWorkflowTasks ?? 10,
       ordered: true,
-      handle: (record) => this.process(record),
+      handle: (record, signal) => this.process(record, signal),
       ...(this.options.onLag ? { onLag: this.options.onLag } : {}),
     });
     await this.tasks.start();
@@ -110,36 +112,70 @@ export class WorkflowWorker {
     this.cache.clear();
   }
 
-  private async process(record: LogRecord): Promise<void> {
+  /**
+   * Runs one workflow task and answers it. The claim is written beside the activation (the engine
+   * arms start-to-close from it) and retried until it lands; the completion or failure is retried
+   * while the partition is this worker's. A task whose answer could not be written by then is
+   * handed back (TaskHandedBackError), never committed past unanswered.
+   */
+  private async process(record: LogRecord, taken: AbortSignal): Promise<void> {
     if (!record.value) return;
     const task = await this.connection.serde.decode(workflowTaskCodec, record.value);
     const run: RunRef = { namespace: task.namespace, workflowId: task.workflowId, runId: task.runId };
     const ref = { scheduledEventId: task.scheduledEventId, attempt: task.attempt, identity: this.options.identity };
-    void this.commands.write(run, { type: 'WorkflowTaskStarted', ...ref }).catch(() => undefined);
-    const started = performance.now();
-    const { result, cacheHit } = await this.activate(task);
-    this.options.onTask?.({ cacheHit, replayMs: performance.now() - started, result: result.type });
-    if (result.type === 'completed') {
-      try {
-        await this.commands.write(run, { type: 'WorkflowTaskCompleted', ...ref, commands: result.commands, sdkFlags: [], sdkName: 'logbook-typescript', sdkVersion: '0.1.0' });
-      } catch (error) {
-        if (!isTooLarge(error)) throw error;
-        this.cache.evict(task.runId);
-        const failure = tooLargeFailure(`the completion of workflow task ${task.scheduledEventId} of ${task.workflowId}`, error);
-        await this.commands.write(run, { type: 'WorkflowTaskFailed', ...ref, cause: 'PayloadTooLarge', failure });
-        return;
-      }
-      // A run that closes or continues as new gets no more tasks (unless the engine refuses the
-      // completion, and then a replay serves): free its sandbox now, so a long chain of runs does
-      // not fill the cache with finished ones.
-      if (result.commands.some((c) => CLOSING_COMMANDS.has(c.type))) this.cache.evict(task.runId);
-      // A speculative update task that only rejected updates leaves no trace in history, but the
-      // cached run applied the task's synthesised Scheduled and Started events: rebuild it next time.
-      else if (leavesNoTrace(task, result.commands)) this.cache.evict(task.runId);
-    } else {
-      this.cache.evict(task.runId);
-      await this.commands.write(run, { type: 'WorkflowTaskFailed', ...ref, cause: TASK_FAILED_CAUSE[result.cause], failure: result.failure });
+    // The answer implies the claim: once it is written, a claim still retrying is not needed.
+    const answered = new AbortController();
+    void this.commands.writeUntilDone(run, { type: 'WorkflowTaskStarted', ...ref }, AbortSignal.any([taken, answered.signal])).catch(() => undefined);
+    try {
+      await this.answer(run, ref, task, await this.outcome(task), taken);
+    } finally {
+      answered.abort();
     }
+  }
+
+  /** What the task's activation produced; an activation that throws (history unreadable, a bug) is a failed task. */
+  private async outcome(task: WorkflowTask): Promise<WorkflowTaskResult> {
+    const started = performance.now();
+    try {
+      const { result, cacheHit } = await this.activate(task);
+      this.options.onTask?.({ cacheHit, replayMs: performance.now() - started, result: result.type });
+      return result;
+    } catch (error) {
+      this.cache.evict(task.runId);
+      const message = `workflow task ${task.scheduledEventId} of ${task.workflowId} could not be run: ${error instanceof Error ? error.message : String(error)}`;
+      const failure = { ...toFailure(error), message, code: 'WorkflowTaskActivationFailed' };
+      this.options.onTask?.({ cacheHit: false, replayMs: performance.now() - started, result: 'failed' });
+      return { type: 'failed', cause: 'WorkflowCodeError', taskFailedCause: 'WorkflowWorkerUnhandledFailure', failure };
+    }
+  }
+
+  /** Writes the completion or failure, retried while the partition is this worker's. */
+  private async answer(run: RunRef, ref: TaskAttemptRef, task: WorkflowTask, result: WorkflowTaskResult, taken: AbortSignal): Promise<void> {
+    if (result.type !== 'completed') {
+      this.cache.evict(task.runId);
+      await this.commands.writeUntilDone(run, { type: 'WorkflowTaskFailed', ...ref, cause: TASK_FAILED_CAUSE[result.cause], failure: result.failure }, taken);
+      return;
+    }
+    try {
+      await this.commands.writeUntilDone(run, { type: 'WorkflowTaskCompleted', ...ref, commands: result.commands, sdkFlags: [], sdkName: 'logbook-typescript', sdkVersion: '0.1.0' }, taken);
+    } catch (error) {
+      if (!isPermanentWriteError(error)) throw error;
+      // A completion that can never be sent (too large, not encodable) fails the task instead.
+      this.cache.evict(task.runId);
+      const failure = isTooLarge(error)
+        ? tooLargeFailure(`the completion of workflow task ${task.scheduledEventId} of ${task.workflowId}`, error)
+        : toFailure(error);
+      const cause = isTooLarge(error) ? 'PayloadTooLarge' : 'WorkflowWorkerUnhandledFailure';
+      await this.commands.writeUntilDone(run, { type: 'WorkflowTaskFailed', ...ref, cause, failure }, taken);
+      return;
+    }
+    // A run that closes or continues as new gets no more tasks (unless the engine refuses the
+    // completion, and then a replay serves): free its sandbox now, so a long chain of runs does
+    // not fill the cache with finished ones.
+    if (result.commands.some((c) => CLOSING_COMMANDS.has(c.type))) this.cache.evict(task.runId);
+    // A speculative update task that only rejected updates leaves no trace in history, but the
+    // cached run applied the task's synthesised Scheduled and Started events: rebuild it next time.
+    else if (leavesNoTrace(task, result.commands)) this.cache.evict(task.runId);
   }
 
   private async activate(task: WorkflowTask): Promise<{ result: WorkflowTaskResult; cacheHit: boolean }> {
@@ -149,8 +185,9 @@ export class WorkflowWorker {
     const cached = this.cache.get(task.runId);
     const events = withTaskEvents(task, this.options.identity);
     const first = events[0]?.eventId;
-    // A hit needs the task's events to overlap or continue the cached run; the overlap is skipped.
-    if (cached && first !== undefined && first <= cached.lastEventId + 1) {
+    // A hit needs the task's events to overlap or continue the cached run (the overlap is skipped)
+    // and the engine to have taken the cached run's last completion.
+    if (cached && first !== undefined && first <= cached.lastEventId + 1 && tookLastCompletion(cached.lastEventId, events)) {
       try {
         return { result: await cached.activateWithLocalActivities(events.filter((e) => e.eventId > cached.lastEventId), runLocal, task.messages), cacheHit: true };
       } catch (error) {
@@ -171,6 +208,20 @@ export class WorkflowWorker {
     else run.dispose();
     return { result, cacheHit: false };
   }
+}
+
+/**
+ * True when `events` (a task's, which begin two events before the last completion) show the
+ * completion of the task a cached run last ran: that run ends with the task's synthesised
+ * WorkflowTaskStarted (`startedEventId`), so history must have its WorkflowTaskCompleted right
+ * after it. Otherwise the engine discarded that completion — it came after the attempt timed out
+ * (an unclaimed task is sent again as a new attempt) or was refused — and the cached run went
+ * past what history keeps: it must be replayed, even when no event in the task says so (a
+ * transient attempt that timed out writes nothing).
+ */
+function tookLastCompletion(startedEventId: number, events: readonly HistoryEvent[]): boolean {
+  const next = events.find((e) => e.eventId === startedEventId + 1);
+  return next?.attributes.type === 'WorkflowTaskCompleted' && next.attributes.scheduledEventId === startedEventId - 1;
 }
 
 /** True for a speculative task (attempt 1, nothing written) whose completion only rejects updates: the engine writes nothing. */

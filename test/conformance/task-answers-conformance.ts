@@ -1,0 +1,127 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { fileURLToPath } from 'node:url';
+import { engineHistoryFetcher } from '../../gateway/engine-history-fetcher.js';
+import { defaultHistoryConfig, type HistoryConfig } from '../../processors/history/index.js';
+import { TaskConsumer } from '../../sdk/worker/task-consumer.js';
+import { Worker } from '../../sdk/worker/worker.js';
+import type { WorkerConnection } from '../../sdk/worker/worker-connection.js';
+import type { Log, OutgoingRecord } from '../../topics/log/log.js';
+import type { HistoryEvent } from '../../topics/schemas/history-event/index.js';
+import { commandCodec } from '../../topics/serde/index.js';
+import { ensureTaskTopics } from '../../topics/topic-setup.js';
+import { withFailingWrites } from '../support/failing-writes.js';
+import { startTestEngine, type TestEngine } from '../support/test-engine.js';
+import { uniqueName, waitFor } from '../support/test-env.js';
+
+const BENCH_WORKFLOWS = fileURLToPath(new URL('../bench/workflows/index.ts', import.meta.url));
+/** Short enough for a test to see it pass, long enough that a worker answering normally never meets it. */
+const SCHEDULE_TO_START_MS = 4_000;
+const history: HistoryConfig = { ...defaultHistoryConfig, workflowTaskScheduleToStartTimeoutMs: SCHEDULE_TO_START_MS, maxWorkflowTaskScheduleToStartTimeoutMs: 2 * SCHEDULE_TO_START_MS };
+const activities = { step: async (payload: string) => payload };
+
+const types = (events: readonly HistoryEvent[]) => events.map((e) => e.attributes.type);
+const unclaimedTimeouts = (events: readonly HistoryEvent[]) =>
+  events.filter((e) => e.attributes.type === 'WorkflowTaskTimedOut' && e.attributes.timeoutType === 'ScheduleToStart' && e.attributes.startedEventId === null);
+
+/**
+ * No task is committed past before it is answered, and a dispatched workflow task nobody claims
+ * times out: a worker whose claims and answers cannot be written retries them, and a task record
+ * lost anyway is sent again as a new attempt. The run completes either way.
+ */
+export function taskAnswersConformance(backend: 'kafka' | 'embedded'): void {
+  let t: TestEngine;
+  const workers: Worker[] = [];
+  before(async () => {
+    t = await startTestEngine(backend, { shards: 2, workers: false, engine: { history } });
+  });
+  after(async () => {
+    await Promise.all(workers.map((w) => w.stop(2_000)));
+    await t.stop();
+  });
+
+  /** A worker of `queue` (bench workflows, a trivial `step`) whose writes go through `log`. */
+  async function workerOn(queue: string, log: Log): Promise<Worker> {
+    const connection: WorkerConnection = { ...t.engine.workerConnection(), log };
+    const worker = new Worker(connection, { taskQueue: queue, workflowsPath: BENCH_WORKFLOWS, activities, history: engineHistoryFetcher(t.engine) });
+    workers.push(worker);
+    await worker.start();
+    return worker;
+  }
+
+  /** The command types of a send to the command topic (empty for other topics). */
+  async function commandTypes(records: readonly OutgoingRecord[]): Promise<string[]> {
+    const { catalog, serde } = t.engine.workerConnection();
+    const commands = records.filter((r) => r.topic === catalog.commands && r.value);
+    return Promise.all(commands.map(async (r) => (await serde.decode(commandCodec, r.value!)).body.type));
+  }
+
+  test('a run completes although its worker could not write its first claims and answers: they are retried, not committed past', async () => {
+    const queue = uniqueName('answers');
+    const failed = new Map<string, number>();
+    const faulty = withFailingWrites(t.engine.log, async (records) => {
+      const [type] = await commandTypes(records);
+      const failedSoFar = type === undefined ? 2 : (failed.get(type) ?? 0);
+      if (failedSoFar >= 2) return false;
+      failed.set(type!, failedSoFar + 1);
+      return true;
+    });
+    await workerOn(queue, faulty);
+    const id = uniqueName('lost-writes');
+    const runId = await t.start('threeSteps', queue, id, ['payload']);
+    const result = await t.result(id, 40_000);
+    assert.equal(result.executionStatus, 'Completed');
+    for (const type of ['WorkflowTaskStarted', 'WorkflowTaskCompleted', 'ActivityTaskStarted', 'ActivityTaskCompleted']) {
+      assert.equal(failed.get(type), 2, `the first two writes of ${type} failed`);
+    }
+    const events = await t.history(id, runId);
+    assert.ok(!types(events).some((type) => type === 'WorkflowTaskTimedOut' || type === 'WorkflowTaskFailed'), `the worker answered every task itself: ${types(events).join(', ')}`);
+    const attempts = events.flatMap((e) => (e.attributes.type === 'ActivityTaskStarted' ? [e.attributes.attempt] : []));
+    assert.deepEqual(attempts, [1, 1, 1], 'no activity attempt was lost to a failed write and retried');
+  });
+
+  test('a workflow task committed past without an answer times out unclaimed and the run completes on its next attempt', async () => {
+    const queue = uniqueName('lost-task');
+    const { log, catalog } = t.engine.workerConnection();
+    await ensureTaskTopics(log.admin, catalog, 'default', queue);
+    const topic = catalog.taskTopics('default', queue).workflow;
+    const partitions = (await log.admin.describeTopics([topic])).get(topic)!.partitions;
+    // A member of the queue's group that takes a task and answers nothing, as a worker losing it would.
+    const taken: number[] = [];
+    const forgetful = new TaskConsumer({
+      log, topic, groupId: `${catalog.prefix}-workflow-workers-default-${queue}`, identity: 'forgetful', maxConcurrent: 1, ordered: true,
+      handle: async (record) => void taken.push(record.offset),
+    });
+    await forgetful.start();
+    await waitFor('the forgetful member to own the queue', () => forgetful.assignedPartitions() === partitions, 30_000);
+    const id = uniqueName('lost-task');
+    const runId = await t.start('threeSteps', queue, id, ['payload']);
+    await waitFor('the first workflow task to be taken and dropped', () => taken.length === 1, 30_000);
+    await forgetful.stop(1_000);
+    await workerOn(queue, log);
+    const result = await t.result(id, 40_000);
+    assert.equal(result.executionStatus, 'Completed');
+    const events = await t.history(id, runId);
+    assert.deepEqual(unclaimedTimeouts(events).map((e) => e.attributes.type === 'WorkflowTaskTimedOut' && e.attributes.scheduledEventId), [2]);
+    const rescheduled = events.find((e) => e.eventId > 3 && e.attributes.type === 'WorkflowTaskScheduled')!;
+    assert.ok(rescheduled.attributes.type === 'WorkflowTaskScheduled' && rescheduled.attributes.attempt >= 2, 'the task was sent again as a new attempt');
+  });
+
+  test('a worker whose writes fail past the schedule-to-start timeout still completes the run: its late answer is stale and the next attempt is replayed', async () => {
+    const queue = uniqueName('late-answer');
+    let outageStart: number | undefined;
+    const faulty = withFailingWrites(t.engine.log, async (records) => {
+      if ((await commandTypes(records)).length === 0) return false;
+      outageStart ??= Date.now();
+      return Date.now() - outageStart < SCHEDULE_TO_START_MS + 2_000;
+    });
+    await workerOn(queue, faulty);
+    const id = uniqueName('late-answer');
+    const runId = await t.start('threeSteps', queue, id, ['payload']);
+    const result = await t.result(id, 40_000);
+    assert.equal(result.executionStatus, 'Completed');
+    const events = await t.history(id, runId);
+    assert.equal(unclaimedTimeouts(events).length, 1, `the first attempt timed out unclaimed: ${types(events).join(', ')}`);
+    assert.equal(types(events).filter((type) => type === 'ActivityTaskScheduled').length, 3, 'the next attempt ran the workflow from its start');
+  });
+}
