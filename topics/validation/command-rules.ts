@@ -8,10 +8,10 @@
  */
 import type { Command, StartWorkflowExecutionRequest, WorkflowCommand } from '../schemas/command/index.js';
 import { ParentClosePolicy, WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '../schemas/common/v1-enums.js';
-import type { RetryPolicy } from '../schemas/common/v1-records.js';
+import type { RetryPolicy, SearchAttributes } from '../schemas/common/v1-records.js';
 import { firstProblem } from './invalid-argument-error.js';
 import { identifierProblem, namespaceProblem, optionalIdentifierProblem, taskQueueProblem } from './name-rules.js';
-import { durationProblem, MAX_AVRO_INT, oneOfProblem, optionalDurationProblem, wholeNumberProblem } from './value-rules.js';
+import { datetimeProblem, durationProblem, MAX_AVRO_INT, oneOfProblem, optionalDurationProblem, wholeNumberProblem } from './value-rules.js';
 
 const CONFLICT_POLICIES = Object.keys(WorkflowIdConflictPolicy);
 const REUSE_POLICIES = Object.keys(WorkflowIdReusePolicy);
@@ -31,6 +31,15 @@ export function retryPolicyBoundsProblem(policy: RetryPolicy | null, field = 're
   );
 }
 
+/** Why search attributes cannot be indexed as given (a name that is no identifier, a time no Date holds), or null. */
+export function searchAttributesProblem(attributes: SearchAttributes | null): string | null {
+  for (const [name, attribute] of Object.entries(attributes ?? {})) {
+    const problem = identifierProblem(name, 'search attribute name') ?? (attribute.type === 'Datetime' ? datetimeProblem(attribute.value, `search attribute '${name}'`) : null);
+    if (problem) return problem;
+  }
+  return null;
+}
+
 /** Why a start of `workflowId` in `namespace` cannot be accepted as sent, or null. */
 export function startRequestProblem(namespace: unknown, workflowId: unknown, start: StartWorkflowExecutionRequest): string | null {
   return firstProblem(
@@ -46,6 +55,7 @@ export function startRequestProblem(namespace: unknown, workflowId: unknown, sta
     () => optionalDurationProblem(start.workflowTaskTimeoutMs, 'workflowTaskTimeoutMs'),
     () => optionalDurationProblem(start.workflowStartDelayMs, 'workflowStartDelayMs'),
     () => retryPolicyBoundsProblem(start.retryPolicy),
+    () => searchAttributesProblem(start.searchAttributes),
   );
 }
 
@@ -73,6 +83,7 @@ const workflowCommandRules: Rules = {
     () => optionalDurationProblem(c.workflowTaskTimeoutMs, 'workflowTaskTimeoutMs'),
     () => optionalDurationProblem(c.backoffStartIntervalMs, 'backoffStartIntervalMs'),
     () => retryPolicyBoundsProblem(c.retryPolicy),
+    () => searchAttributesProblem(c.searchAttributes),
   ),
   StartChildWorkflowExecution: (c) => firstProblem(
     () => (c.namespace === null ? null : namespaceProblem(c.namespace)),
@@ -85,7 +96,9 @@ const workflowCommandRules: Rules = {
     () => oneOfProblem(c.workflowIdReusePolicy, 'workflowIdReusePolicy', REUSE_POLICIES),
     () => oneOfProblem(c.parentClosePolicy, 'parentClosePolicy', PARENT_CLOSE_POLICIES),
     () => retryPolicyBoundsProblem(c.retryPolicy),
+    () => searchAttributesProblem(c.searchAttributes),
   ),
+  UpsertWorkflowSearchAttributes: (c) => searchAttributesProblem(c.searchAttributes),
   SignalExternalWorkflowExecution: (c) => firstProblem(
     () => (c.namespace === null ? null : namespaceProblem(c.namespace)),
     () => identifierProblem(c.workflowId, 'workflowId'),

@@ -10,6 +10,8 @@
  *   that wants to wait longer asks again. Node timers hold at most 2^31 - 1 ms (24.8 days) and
  *   fire at once beyond, so an unbounded wait would answer at once.
  * - A count stored as an Avro int (`retryPolicy.maximumAttempts`) is at most 2^31 - 1.
+ * - A point in time (a Datetime search attribute) is whole milliseconds within ±8.64e15 of the
+ *   epoch, the range of a JavaScript Date: a later one could be stored but never listed.
  * @module
  */
 
@@ -19,6 +21,8 @@ export const MAX_DURATION_MS = 100 * 365.25 * 24 * 3_600_000;
 export const MAX_REQUEST_WAIT_MS = 3_600_000;
 /** Largest value of an Avro int. */
 export const MAX_AVRO_INT = 2 ** 31 - 1;
+/** Largest distance from the Unix epoch a JavaScript Date holds, in milliseconds (beyond it a time cannot be shown). */
+export const MAX_DATETIME_MS = 8.64e15;
 
 /** Why `value` cannot be the duration `field` in milliseconds, or null. */
 export function durationProblem(value: unknown, field: string): string | null {
@@ -37,6 +41,14 @@ export function optionalDurationProblem(value: unknown, field: string): string |
 export function waitProblem(value: unknown, field: string): string | null {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > MAX_REQUEST_WAIT_MS) {
     return `${field} must be a wait from 0 to 1h (${MAX_REQUEST_WAIT_MS} ms), got ${typeof value === 'number' ? `${value} ms` : String(value)}; ask again to wait longer`;
+  }
+  return null;
+}
+
+/** Why `value` cannot be the point in time `field` (epoch milliseconds), or null. */
+export function datetimeProblem(value: unknown, field: string): string | null {
+  if (typeof value !== 'number' || !Number.isInteger(value) || Math.abs(value) > MAX_DATETIME_MS) {
+    return `${field} must be whole epoch milliseconds within ±${MAX_DATETIME_MS} (the years -271821 to 275760), got ${String(value)}`;
   }
   return null;
 }
