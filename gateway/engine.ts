@@ -218,18 +218,6 @@ export class Engine {
     return queryTargetOfHistory(workflowId, runId, await this.history(namespace, workflowId, runId));
   }
 
-  /**
-   * The visibility rows of every run (open and closed) on the shards this node owns, read from
-   * the local stores as last committed: a scan, for operators' listings, not for hot paths.
-   */
-  async *localVisibilityRows(): AsyncIterable<VisibilityRow> {
-    for (const shard of this.node.ownedShards()) {
-      const store = this.node.processor(shard)?.localStore;
-      if (!store) continue;
-      for await (const [, raw] of store.entries(Keyspace.visibility)) yield await this.serde.decode(visibilityRowCodec, raw);
-    }
-  }
-
   /** The endpoint of the node that owns a workflow's shard, if known. */
   async ownerOf(namespace: string, workflowId: string): Promise<string | undefined> {
     const shard = this.catalog.shardOf(namespace, workflowId);
