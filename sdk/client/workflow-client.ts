@@ -1,5 +1,5 @@
 import { assertValid, namespaceProblem, optionalIdentifierProblem } from '../../topics/validation/index.js';
-import { gatewayCall } from './gateway-call.js';
+import { gatewayCall, WorkflowClientError } from './gateway-call.js';
 import { checkIdentifier, checkStartTarget, optionalDurationOption, waitOption } from './option-rules.js';
 import type { WorkflowRetryOptions } from './workflow-retry-policy.js';
 import { executeUpdateWithStart, workflowUpdateMethods, type UpdateReference, type UpdateWithStartOptions, type WorkflowUpdateMethods } from './workflow-updates.js';
@@ -8,6 +8,9 @@ export { WorkflowUpdateFailedError, type UpdateReference, type WorkflowUpdateHan
 
 export { WorkflowClientError } from './gateway-call.js';
 export { InvalidArgumentError } from './option-rules.js';
+
+/** The longest one HTTP call of `result()` waits by default: below the 5 minutes Node's fetch waits for an answer's headers. */
+const DEFAULT_LONG_POLL_MS = 240_000;
 
 /** Options of a start (durations in ms or strings like `'30s'`). */
 export interface ClientStartOptions {
@@ -123,14 +126,19 @@ export class WorkflowClient {
   private readonly namespaceBase: string;
   private readonly queryTimeout: string | number | undefined;
   private readonly namespace: string;
+  private readonly longPollMs: number;
 
   /**
-   * `queryTimeout` (ms or `'5s'`, at most 1 h): how long a query waits for a worker; default the gateway's, 10 s.
+   * `queryTimeout` (ms or `'5s'`, at most 1 h): how long a query waits for a worker; default the
+   * gateway's, 10 s. `longPollMs`: the longest one HTTP call of `result()` waits, default 4 min
+   * (Node's fetch gives up on an answer whose headers take 5 min); a longer timeout is waited for
+   * in several calls.
    * @throws InvalidArgumentError for a namespace that cannot be one or a query timeout that is not a wait
    */
-  constructor(options: { address?: string; namespace?: string; queryTimeout?: string | number } = {}) {
+  constructor(options: { address?: string; namespace?: string; queryTimeout?: string | number; longPollMs?: number } = {}) {
     assertValid(namespaceProblem(options.namespace ?? 'default'));
     if (options.queryTimeout !== undefined) waitOption(options.queryTimeout, 'queryTimeout');
+    this.longPollMs = options.longPollMs === undefined ? DEFAULT_LONG_POLL_MS : waitOption(options.longPollMs, 'longPollMs');
     this.namespace = options.namespace ?? 'default';
     this.namespaceBase = `${options.address ?? 'http://127.0.0.1:8233'}/api/v1/namespaces/${encodeURIComponent(options.namespace ?? 'default')}`;
     this.base = `${this.namespaceBase}/workflows`;
@@ -226,10 +234,7 @@ export class WorkflowClient {
         return (await this.call<{ runId: string }>('POST', `${path}/reset`, { ...run, ...options })).runId;
       },
       fetchHistory: async () => (await this.call<{ events: [] }>('GET', `${path}/history${runQuery}`)).events,
-      result: async (timeout = '60s', options = {}) => {
-        waitOption(timeout, 'timeout');
-        return this.call('GET', `${path}/result?timeout=${encodeURIComponent(timeout)}&followRuns=${options.followRuns ?? true}${runId ? `&runId=${encodeURIComponent(runId)}` : ''}`);
-      },
+      result: async (timeout = '60s', options = {}) => this.awaitResult(path, runId, waitOption(timeout, 'timeout'), options.followRuns ?? true),
       query: async <R>(query: string | QueryReference, ...args: unknown[]) => {
         const name = typeof query === 'string' ? query : query.name;
         checkIdentifier(name, 'queryName');
@@ -237,6 +242,19 @@ export class WorkflowClient {
         return (await this.call<{ result: R }>('POST', `${path}/query/${encodeURIComponent(name)}`, { ...run, ...timeout, args })).result;
       },
     };
+  }
+
+  /** Waits up to `timeoutMs` for the run's result, in calls of at most `longPollMs` each. */
+  private async awaitResult<T>(path: string, runId: string | undefined, timeoutMs: number, followRuns: boolean): Promise<WorkflowOutcome<T>> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const waitMs = Math.max(0, Math.min(this.longPollMs, deadline - Date.now()));
+      try {
+        return await this.call('GET', `${path}/result?timeout=${waitMs}ms&followRuns=${followRuns}${runId ? `&runId=${encodeURIComponent(runId)}` : ''}`);
+      } catch (error) {
+        if (!(error instanceof WorkflowClientError && error.code === 'REPLY_TIMEOUT' && Date.now() < deadline)) throw error;
+      }
+    }
   }
 
   /** The checks of a start's options, before anything is sent. */
