@@ -169,10 +169,10 @@ export class Engine {
     return this.read(namespace, workflowId, async (processor) => {
       const key = workflowKey(namespace, workflowId);
       const state = await processor.describe(key);
-      const runEnd = state?.executionInfo.runId === runId ? state.executionInfo.lastEventId : await this.closedRunEnd(namespace, workflowId, runId);
+      const current = state?.executionInfo.runId === runId ? state.executionInfo.lastEventId : undefined;
       const until = options.untilEventId;
-      if (until !== undefined) assertValid(untilEventProblem(until, runId, runEnd));
-      const last = until ?? (state?.executionInfo.runId === runId ? state.executionInfo.lastEventId : Number.MAX_SAFE_INTEGER);
+      if (until !== undefined) assertValid(untilEventProblem(until, runId, current ?? (await this.closedRunEnd(namespace, workflowId, runId))));
+      const last = until ?? current ?? Number.MAX_SAFE_INTEGER;
       const events: HistoryEvent[] = [];
       const deadline = Date.now() + (options.waitMs ?? 5_000);
       for (let id = options.fromEventId ?? 1; id <= last; id++) {

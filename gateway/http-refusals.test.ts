@@ -118,6 +118,10 @@ describe('durations, policies and waits', () => {
     refused(await call('GET', `${WF}/${id}/history?untilEventId=abc`), /^untilEventId must be a positive integer event id, got NaN$/);
     const upToEnd = await call('GET', `${WF}/${id}/history?untilEventId=2`);
     assert.equal(upToEnd.status, 200);
+    // An older run (terminated, then the workflow id started again): its end is known from its row.
+    assert.equal((await call('POST', `${WF}/${id}/terminate`, {})).status, 202);
+    assert.equal((await call('POST', WF, start({ workflowId: id }))).status, 201);
+    refused(await call('GET', `${WF}/${id}/history?runId=${json.runId}&untilEventId=50`), new RegExp(`^untilEventId 50 is past the end of run ${json.runId}: its last event is 3$`));
   });
 });
 
