@@ -21,6 +21,8 @@ import { ShardHealth } from '../processors/shard-runtime/shard-health.js';
 import { ReplyListener } from '../processors/reply-listener.js';
 import type { BatchResult } from '../processors/shard-runtime/batch-commit.js';
 import { eventStoreKey, Keyspace } from '../processors/shard-runtime/store-layout.js';
+import { isStoreClosedError } from '../state-stores/kv-store.js';
+import { assertValid } from '../topics/validation/index.js';
 import { CommandClient } from '../sdk/client/command-client.js';
 import { gatewayRunLocator, queryTargetOf, queryTargetOfHistory, type QueryTarget } from '../sdk/client/query-target.js';
 import type { WorkerConnection } from '../sdk/worker/worker-connection.js';
@@ -75,8 +77,10 @@ export class ShardUnavailableError extends LogbookError {
   constructor(
     readonly shard: number,
     readonly ownerEndpoint: string | undefined,
+    /** Why, when it is not that another node (or no node) owns the shard. */
+    reason?: string,
   ) {
-    super('SHARD_UNAVAILABLE', `shard ${shard} is not served by this node${ownerEndpoint ? ` (owner: ${ownerEndpoint})` : ' and has no owner right now'}`, { retriable: true });
+    super('SHARD_UNAVAILABLE', reason ? `shard ${shard} is not available: ${reason}` : `shard ${shard} is not served by this node${ownerEndpoint ? ` (owner: ${ownerEndpoint})` : ' and has no owner right now'}`, { retriable: true });
   }
 }
 
@@ -156,7 +160,7 @@ export class Engine {
 
   /** The committed mutable state of a workflow, read from the local shard store. */
   async describe(namespace: string, workflowId: string): Promise<MutableStateSnapshot | null> {
-    return (await this.localShard(namespace, workflowId)).describe(workflowKey(namespace, workflowId));
+    return this.read(namespace, workflowId, (processor) => processor.describe(workflowKey(namespace, workflowId)));
   }
 
   /**
@@ -164,37 +168,50 @@ export class Engine {
    * shard store after the batch in flight; undefined if the run is unknown.
    */
   async visibilityRow(namespace: string, workflowId: string, runId: string): Promise<VisibilityRow | undefined> {
-    const processor = await this.localShard(namespace, workflowId);
-    const key = workflowKey(namespace, workflowId);
-    await processor.describe(key);
-    const raw = await processor.localStore?.get(Keyspace.visibility, `${key}/${runId}`);
-    return raw ? this.serde.decode(visibilityRowCodec, raw) : undefined;
+    return this.read(namespace, workflowId, async (processor) => {
+      const key = workflowKey(namespace, workflowId);
+      await processor.describe(key);
+      const raw = await processor.localStore?.get(Keyspace.visibility, `${key}/${runId}`);
+      return raw ? this.serde.decode(visibilityRowCodec, raw) : undefined;
+    });
   }
 
   /**
    * Events `fromEventId..untilEventId` of a run from the owner's history index, waiting (up to
    * `waitMs`) for events committed but not yet indexed. Default: up to the run's last event.
+   * @throws InvalidArgumentError for an `untilEventId` that is not a positive integer or lies past
+   *   the run's last event (known for the current run and for closed runs): no wait could end well
    */
   async history(namespace: string, workflowId: string, runId: string, options: { fromEventId?: number; untilEventId?: number; waitMs?: number } = {}): Promise<HistoryEvent[]> {
-    const processor = await this.localShard(namespace, workflowId);
-    const key = workflowKey(namespace, workflowId);
-    const state = await processor.describe(key);
-    const last = options.untilEventId ?? (state?.executionInfo.runId === runId ? state.executionInfo.lastEventId : Number.MAX_SAFE_INTEGER);
-    const events: HistoryEvent[] = [];
-    const deadline = Date.now() + (options.waitMs ?? 5_000);
-    for (let id = options.fromEventId ?? 1; id <= last; id++) {
-      const store = processor.localStore;
-      const raw = store ? await store.get(Keyspace.history, eventStoreKey(key, runId, id)) : undefined;
-      if (raw) {
-        events.push(await this.serde.decode(historyEventCodec, raw));
-        continue;
+    return this.read(namespace, workflowId, async (processor) => {
+      const key = workflowKey(namespace, workflowId);
+      const state = await processor.describe(key);
+      const current = state?.executionInfo.runId === runId ? state.executionInfo.lastEventId : undefined;
+      const until = options.untilEventId;
+      if (until !== undefined) assertValid(untilEventProblem(until, runId, current ?? (await this.closedRunEnd(namespace, workflowId, runId))));
+      const last = until ?? current ?? Number.MAX_SAFE_INTEGER;
+      const events: HistoryEvent[] = [];
+      const deadline = Date.now() + (options.waitMs ?? 5_000);
+      for (let id = options.fromEventId ?? 1; id <= last; id++) {
+        const store = processor.localStore;
+        const raw = store ? await store.get(Keyspace.history, eventStoreKey(key, runId, id)) : undefined;
+        if (raw) {
+          events.push(await this.serde.decode(historyEventCodec, raw));
+          continue;
+        }
+        if (last === Number.MAX_SAFE_INTEGER) break;
+        if (Date.now() > deadline) throw new LogbookError('HISTORY_NOT_INDEXED', `event ${id} of ${key}/${runId} is not indexed yet`, { retriable: true });
+        await new Promise((r) => setTimeout(r, 10));
+        id--;
       }
-      if (last === Number.MAX_SAFE_INTEGER) break;
-      if (Date.now() > deadline) throw new LogbookError('HISTORY_NOT_INDEXED', `event ${id} of ${key}/${runId} is not indexed yet`, { retriable: true });
-      await new Promise((r) => setTimeout(r, 10));
-      id--;
-    }
-    return events;
+      return events;
+    });
+  }
+
+  /** The last event id of a closed run that is no longer current, from its visibility row; undefined if unknown. */
+  private async closedRunEnd(namespace: string, workflowId: string, runId: string): Promise<number | undefined> {
+    const row = await this.visibilityRow(namespace, workflowId, runId);
+    return row && row.status !== 'Running' ? row.historyLength : undefined;
   }
 
   /**
@@ -208,23 +225,14 @@ export class Engine {
       state = await this.describe(namespace, workflowId);
     } catch (error) {
       if (!(error instanceof ShardUnavailableError) || !error.ownerEndpoint) throw error;
-      return gatewayRunLocator(error.ownerEndpoint)(namespace, workflowId, runId);
+      // An owner that cannot be reached (a TypeError from fetch) leaves the shard unavailable.
+      return gatewayRunLocator(error.ownerEndpoint)(namespace, workflowId, runId).catch((failure: unknown) => {
+        throw failure instanceof TypeError ? error : failure;
+      });
     }
     if (!state) throw new LogbookError('WorkflowNotFound', `workflow ${workflowId} does not exist in namespace ${namespace}`);
     if (runId === undefined || runId === state.executionInfo.runId) return queryTargetOf(state);
     return queryTargetOfHistory(workflowId, runId, await this.history(namespace, workflowId, runId));
-  }
-
-  /**
-   * The visibility rows of every run (open and closed) on the shards this node owns, read from
-   * the local stores as last committed: a scan, for operators' listings, not for hot paths.
-   */
-  async *localVisibilityRows(): AsyncIterable<VisibilityRow> {
-    for (const shard of this.node.ownedShards()) {
-      const store = this.node.processor(shard)?.localStore;
-      if (!store) continue;
-      for await (const [, raw] of store.entries(Keyspace.visibility)) yield await this.serde.decode(visibilityRowCodec, raw);
-    }
   }
 
   /** The endpoint of the node that owns a workflow's shard, if known. */
@@ -240,10 +248,32 @@ export class Engine {
     await this.log.close();
   }
 
-  private async localShard(namespace: string, workflowId: string) {
+  /**
+   * Runs a read of the workflow's shard on this node. A read that races the shard's store being
+   * closed (the shard stopping, failing over or being restored) fails with the store's error, or a
+   * TypeError once the store is gone: the shard is unavailable, and the caller may retry (503).
+   * @throws ShardUnavailableError when this node does not serve the shard, or stopped serving it during the read
+   */
+  private async read<T>(namespace: string, workflowId: string, read: (processor: ShardReader) => Promise<T>): Promise<T> {
     const shard = this.catalog.shardOf(namespace, workflowId);
     const processor = this.node.processor(shard);
     if (!processor?.localStore) throw new ShardUnavailableError(shard, await this.ownerOf(namespace, workflowId));
-    return processor;
+    try {
+      return await read(processor);
+    } catch (error) {
+      const stillServing = this.node.processor(shard) === processor && processor.localStore !== undefined;
+      if (stillServing && !isStoreClosedError(error)) throw error;
+      throw new ShardUnavailableError(shard, undefined, 'its store closed during the read (the shard is stopping, failing over or restoring); retry shortly');
+    }
   }
+}
+
+/** The shard processor a read goes through. */
+type ShardReader = NonNullable<ReturnType<ShardManager['processor']>>;
+
+/** Why `untilEventId` cannot be served for a run whose last event is `runEnd` (undefined: not known yet), or null. */
+function untilEventProblem(untilEventId: number, runId: string, runEnd: number | undefined): string | null {
+  if (!Number.isSafeInteger(untilEventId) || untilEventId < 1) return `untilEventId must be a positive integer event id, got ${untilEventId}`;
+  if (runEnd !== undefined && untilEventId > runEnd) return `untilEventId ${untilEventId} is past the end of run ${runId}: its last event is ${runEnd}`;
+  return null;
 }

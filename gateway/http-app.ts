@@ -3,10 +3,12 @@ import type { Registry } from 'prom-client';
 import { LogbookError } from '../topics/errors.js';
 import type { Reply } from '../topics/schemas/reply/index.js';
 import { startRequest } from '../sdk/client/start-options.js';
-import { durationToMs } from '../sdk/workflow/duration.js';
+import { waitOption } from '../sdk/client/option-rules.js';
+import { assertValid, firstProblem, identifierProblem, namespaceProblem } from '../topics/validation/index.js';
 import type { Engine } from './engine.js';
 import { ShardUnavailableError } from './engine.js';
 import { errorHandler, HttpError, optionalArray, requireString } from './http-errors.js';
+import { jsonBody } from './json-body.js';
 import { toJsonView } from './json-views.js';
 import { namespaceRoutes } from './namespace-routes.js';
 import { resetRoutes } from './reset-route.js';
@@ -35,7 +37,7 @@ const API = '/api/v1/namespaces/:namespace/workflows';
 export function createHttpApp(options: HttpAppOptions): Express {
   const { engine } = options;
   const app = express();
-  app.use(express.json({ limit: '3mb' }));
+  app.use(jsonBody());
 
   app.get('/', (_req, res) => {
     res.type('html').send(UI_HTML);
@@ -112,17 +114,17 @@ export function createHttpApp(options: HttpAppOptions): Express {
     const { namespace, workflowId } = ids(req);
     const body = (req.body ?? {}) as Record<string, unknown>;
     const args = optionalArray(body.args, 'args');
-    const timeoutMs = body.timeout === undefined ? undefined : badInput(() => durationToMs(body.timeout as string | number, 'timeout'));
+    const timeoutMs = body.timeout === undefined ? undefined : waitOption(body.timeout as string | number, 'timeout');
     const runId = typeof body.runId === 'string' ? body.runId : undefined;
     const queryName = requireString(req.params.queryName, 'queryName');
-    const result = await engine.client.query(workflowId, queryName, args, { namespace, ...(runId ? { runId } : {}), ...(timeoutMs ? { timeoutMs } : {}) });
+    const result = await engine.client.query(workflowId, queryName, args, { namespace, ...(runId ? { runId } : {}), ...(timeoutMs === undefined ? {} : { timeoutMs }) });
     res.json(toJsonView({ workflowId, queryName, result: result ?? null }, engine.dataConverter));
   });
 
   // Forwardable: an older run of a continue-as-new chain is answered from the owner's store.
   app.get(`${API}/:workflowId/result`, forwardable(options, async (req, res) => {
     const { namespace, workflowId } = ids(req);
-    const timeoutMs = req.query.timeout === undefined ? 60_000 : badInput(() => durationToMs(String(req.query.timeout), 'timeout'));
+    const timeoutMs = req.query.timeout === undefined ? 60_000 : waitOption(String(req.query.timeout), 'timeout');
     const followRuns = req.query.followRuns !== 'false' && req.query.followRuns !== '0';
     const runId = typeof req.query.runId === 'string' ? req.query.runId : undefined;
     const answer = await awaitRunResult(engine, namespace, workflowId, { ...(runId ? { runId } : {}), followRuns, timeoutMs });
@@ -176,8 +178,11 @@ function badInput<T>(parse: () => T): T {
   }
 }
 
+/** The namespace and workflow id of the path, checked against the rules every client applies. */
 function ids(req: Request): { namespace: string; workflowId: string } {
-  return { namespace: requireString(req.params.namespace, 'namespace'), workflowId: requireString(req.params.workflowId, 'workflowId') };
+  const { namespace, workflowId } = req.params;
+  assertValid(firstProblem(() => namespaceProblem(namespace), () => identifierProblem(workflowId, 'workflowId')));
+  return { namespace: namespace as string, workflowId: workflowId as string };
 }
 
 function runAndRequest(source: unknown): { runId?: string; requestId?: string } {
@@ -230,7 +235,10 @@ function forwardable(options: HttpAppOptions, handler: (req: Request, res: Respo
     } catch (error) {
       const alreadyForwarded = req.headers['x-logbook-forwarded'] !== undefined;
       if (!(error instanceof ShardUnavailableError) || !error.ownerEndpoint || error.ownerEndpoint === options.selfEndpoint || alreadyForwarded) throw error;
-      const forwarded = await fetch(`${error.ownerEndpoint}${req.originalUrl}`, { headers: { 'x-logbook-forwarded': '1' } });
+      // An owner that cannot be reached (it just failed, or is moving) leaves the shard unavailable: 503, not 500.
+      const forwarded = await fetch(`${error.ownerEndpoint}${req.originalUrl}`, { headers: { 'x-logbook-forwarded': '1' } }).catch(() => {
+        throw error;
+      });
       res.status(forwarded.status).type('application/json').send(Buffer.from(await forwarded.arrayBuffer()));
     }
   };

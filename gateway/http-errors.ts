@@ -43,6 +43,9 @@ const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   NamespaceNotFound: 404,
   NamespaceAlreadyExists: 409,
   INVALID_ARGUMENT: 400,
+  // A command the gateway built from a request that still does not fit the command schema (the rules
+  // of topics/validation catch the known cases first, with better messages): the request's fault.
+  ENCODE_INVALID_VALUE: 400,
 };
 
 /** Fails with 400 unless `value` is a non-empty string. */
@@ -58,6 +61,17 @@ export function optionalArray(value: unknown, name: string): unknown[] {
   return value;
 }
 
+/** The status and code of an error express raised before a route ran (a body it could not read, a path it could not decode). */
+function requestError(error: unknown): { status: number; code: string; message: string } | undefined {
+  const { status, type, message } = (error ?? {}) as { status?: unknown; type?: unknown; message?: unknown };
+  if (error instanceof LogbookError || typeof status !== 'number' || status < 400 || status > 499) return undefined;
+  if (error instanceof URIError) {
+    // The router's message quotes the raw path segment: `Failed to decode param '%E0%A4%A'`.
+    return { status: 400, code: 'INVALID_ARGUMENT', message: `the path has a malformed percent-escape (${String(message)}); encode each byte of a path segment as %XX` };
+  }
+  return { status, code: type === 'entity.parse.failed' ? 'INVALID_JSON' : 'INVALID_REQUEST', message: String(message) };
+}
+
 /** The express error handler: every error becomes JSON `{code, message}` with a fitting status. */
 export function errorHandler(error: unknown, _req: Request, res: Response, _next: NextFunction): void {
   if ((error as { type?: string }).type === 'entity.too.large') {
@@ -67,15 +81,18 @@ export function errorHandler(error: unknown, _req: Request, res: Response, _next
     res.status(413).json({ code: 'PayloadTooLarge', message: `the request body is larger than the gateway's limit${size} (payloads themselves are limited to 2 MiB each by default)` });
     return;
   }
+  const refused = requestError(error);
+  if (refused) {
+    res.status(refused.status).json({ code: refused.code, message: refused.message });
+    return;
+  }
   const status =
     error instanceof HttpError
       ? error.status
       : error instanceof LogbookError
         ? (STATUS_BY_CODE[error.code] ?? (error.retriable ? 503 : 500))
-        : (error as { type?: string }).type === 'entity.parse.failed'
-          ? 400
-          : 500;
-  const code = error instanceof LogbookError ? error.code : status === 400 ? 'INVALID_JSON' : 'INTERNAL';
+        : 500;
+  const code = error instanceof LogbookError ? error.code : 'INTERNAL';
   const message = error instanceof Error ? error.message : String(error);
   if (status === 503 || status === 429) res.setHeader('retry-after', String(error instanceof HttpError && error.retryAfterSeconds ? error.retryAfterSeconds : 1));
   res.status(status).json({ code, message });

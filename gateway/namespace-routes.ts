@@ -2,6 +2,7 @@ import { Router, type NextFunction, type Request, type Response } from 'express'
 import type { Namespace } from '../topics/schemas/namespace/index.js';
 import { InvalidNamespaceError, type NamespaceChanges } from '../processors/namespaces/namespace-model.js';
 import { durationToMs } from '../sdk/workflow/duration.js';
+import { namespaceProblem } from '../topics/validation/index.js';
 import type { Engine } from './engine.js';
 import { HttpError } from './http-errors.js';
 import { NamespaceGuard } from './namespace-guard.js';
@@ -18,6 +19,11 @@ export function namespaceRoutes(engine: Engine): Router {
   const registry = engine.namespaces;
   const guard = new NamespaceGuard(engine);
 
+  // Every call naming a namespace: a name that could never be one (it becomes part of task topic names) is a 400 naming the rule.
+  router.use('/api/v1/namespaces/:namespace', (req: Request, _res: Response, next: NextFunction) => {
+    const problem = namespaceProblem(req.params.namespace);
+    next(problem === null ? undefined : new HttpError(400, 'INVALID_ARGUMENT', problem));
+  });
   router.post('/api/v1/namespaces', async (req, res) => {
     const body = objectBody(req.body, 'name');
     const name = body.name;

@@ -8,7 +8,7 @@
 import type { VisibilityRow } from '../topics/schemas/visibility-row/index.js';
 import { patchIdsOf } from '../sdk/replay/patch-markers.js';
 import type { Engine } from './engine.js';
-import { askPeers, requireOwnedShardsOpen } from './visibility-listing.js';
+import { askPeers, requireEveryShard, scanLocalVisibility } from './shard-coverage.js';
 
 /** What {@link openRunsLackingPatch} looks for. */
 export interface PatchQuery {
@@ -25,7 +25,7 @@ export interface LackingRunView {
 }
 
 /** The open runs of `workflowType` whose recorded patches do not include `patchId`, by start time. */
-export async function openRunsLackingPatch(rows: AsyncIterable<VisibilityRow>, query: PatchQuery): Promise<VisibilityRow[]> {
+export async function openRunsLackingPatch(rows: Iterable<VisibilityRow> | AsyncIterable<VisibilityRow>, query: PatchQuery): Promise<VisibilityRow[]> {
   const lacking: VisibilityRow[] = [];
   for await (const row of rows) {
     if (row.namespace !== query.namespace || row.workflowType !== query.workflowType || row.status !== 'Running') continue;
@@ -35,17 +35,19 @@ export async function openRunsLackingPatch(rows: AsyncIterable<VisibilityRow>, q
 }
 
 /**
- * The open runs lacking the patch on this node's shards when `local`, else on every shard (each
- * other member answers its own with `local=1`), by start time then workflow id.
- * @throws ShardUnavailableError while a shard is not open or has no owner
+ * The open runs lacking the patch on this node's shards when `local` (the answer names them in
+ * `shards`), else on every shard (each other member answers its own with `local=1`), by start
+ * time then workflow id.
+ * @throws HttpError 503 `SHARD_UNAVAILABLE` naming the shards no node could read
  */
-export async function listOpenRunsLackingPatch(engine: Engine, query: PatchQuery, local: boolean): Promise<LackingRunView[]> {
-  requireOwnedShardsOpen(engine);
-  const mine = (await openRunsLackingPatch(engine.localVisibilityRows(), query)).map(viewOf);
+export async function listOpenRunsLackingPatch(engine: Engine, query: PatchQuery, local: boolean): Promise<{ runs: LackingRunView[]; shards?: number[] }> {
+  const scan = await scanLocalVisibility(engine);
+  const mine = { runs: (await openRunsLackingPatch(scan.rows, query)).map(viewOf), shards: scan.shards };
   if (local) return mine;
   const path = `/api/v1/namespaces/${encodeURIComponent(query.namespace)}/patches/${encodeURIComponent(query.patchId)}/open-runs-lacking`;
-  const others = await askPeers<{ runs: LackingRunView[] }>(engine, path, new URLSearchParams({ workflowType: query.workflowType }));
-  return [mine, ...others.map((o) => o.runs)].flat().sort((a, b) => a.startTime.localeCompare(b.startTime) || a.workflowId.localeCompare(b.workflowId));
+  const answers = [mine, ...(await askPeers<{ runs: LackingRunView[] }>(engine, path, new URLSearchParams({ workflowType: query.workflowType })))];
+  requireEveryShard(engine, answers.flatMap((a) => a.shards));
+  return { runs: answers.flatMap((a) => a.runs).sort((a, b) => a.startTime.localeCompare(b.startTime) || a.workflowId.localeCompare(b.workflowId)) };
 }
 
 function viewOf(row: VisibilityRow): LackingRunView {

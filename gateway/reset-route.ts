@@ -6,6 +6,7 @@
  * @module
  */
 import { Router } from 'express';
+import { assertValid, identifierProblem } from '../topics/validation/index.js';
 import type { Engine } from './engine.js';
 import { ShardUnavailableError } from './engine.js';
 import { HttpError, requireString } from './http-errors.js';
@@ -17,6 +18,7 @@ export function resetRoutes(engine: Engine, selfEndpoint: string): Router {
   router.post('/api/v1/namespaces/:namespace/workflows/:workflowId/reset', async (req, res) => {
     const namespace = requireString(req.params.namespace, 'namespace');
     const workflowId = requireString(req.params.workflowId, 'workflowId');
+    assertValid(identifierProblem(workflowId, 'workflowId'));
     const body = (req.body ?? {}) as Record<string, unknown>;
     const eventId = typeof body.eventId === 'string' && body.eventId.trim() !== '' ? Number(body.eventId) : body.eventId;
     if (typeof eventId !== 'number' || !Number.isSafeInteger(eventId) || eventId < 1) {
@@ -37,8 +39,11 @@ export function resetRoutes(engine: Engine, selfEndpoint: string): Router {
     } catch (error) {
       const forwarded = req.headers['x-logbook-forwarded'] !== undefined;
       if (!(error instanceof ShardUnavailableError) || !error.ownerEndpoint || error.ownerEndpoint === selfEndpoint || forwarded) throw error;
+      // An owner that cannot be reached leaves the shard unavailable: 503, not 500.
       const answer = await fetch(`${error.ownerEndpoint}${req.originalUrl}`, {
         method: 'POST', headers: { 'content-type': 'application/json', 'x-logbook-forwarded': '1' }, body: JSON.stringify(body),
+      }).catch(() => {
+        throw error;
       });
       res.status(answer.status).type('application/json').send(Buffer.from(await answer.arrayBuffer()));
     }

@@ -19,7 +19,8 @@ import { sendUpdate, sendUpdateWithStart, type UpdateAnswer } from '../sdk/clien
 import type { StartOptions } from '../sdk/client/start-options.js';
 import { UPDATE_OUTCOME_IN_HISTORY } from '../processors/history/updates.js';
 import type { Reply } from '../topics/schemas/reply/index.js';
-import { durationToMs } from '../sdk/workflow/duration.js';
+import { waitOption } from '../sdk/client/option-rules.js';
+import { assertValid, firstProblem, identifierProblem, namespaceProblem } from '../topics/validation/index.js';
 import type { Engine } from './engine.js';
 import { HttpError, optionalArray, requireString } from './http-errors.js';
 import { toJsonView } from './json-views.js';
@@ -65,8 +66,11 @@ function bodyOf(req: Request): Record<string, unknown> {
   return (req.body ?? {}) as Record<string, unknown>;
 }
 
+/** The namespace and workflow id of the path, checked against the rules every client applies. */
 function target(req: Request): { namespace: string; workflowId: string } {
-  return { namespace: requireString(req.params.namespace, 'namespace'), workflowId: requireString(req.params.workflowId, 'workflowId') };
+  const { namespace, workflowId } = req.params;
+  assertValid(firstProblem(() => namespaceProblem(namespace), () => identifierProblem(workflowId, 'workflowId')));
+  return { namespace: namespace as string, workflowId: workflowId as string };
 }
 
 /** `updateId`, `waitForStage` (`ACCEPTED` / `COMPLETED`, any case) and `timeout` of a body. */
@@ -78,7 +82,7 @@ function callOptions(body: Record<string, unknown>): { updateId?: string; waitFo
     if (stage !== 'accepted' && stage !== 'completed') throw new HttpError(400, 'INVALID_ARGUMENT', `'waitForStage' must be ACCEPTED or COMPLETED, got ${String(body.waitForStage)}`);
     options.waitForStage = stage === 'accepted' ? 'Accepted' : 'Completed';
   }
-  if (body.timeout !== undefined) options.timeoutMs = badInputSync(() => durationToMs(body.timeout as string | number, 'timeout'));
+  if (body.timeout !== undefined) options.timeoutMs = waitOption(body.timeout as string | number, 'timeout');
   return options;
 }
 
@@ -117,16 +121,7 @@ async function respond(engine: Engine, res: Response, run: { namespace: string; 
   res.json(toJsonView({ ...base, stage: 'Completed', result: reply.payload ?? null }, engine.dataConverter));
 }
 
-// A TypeError (bad duration, unserialisable argument, bad search attribute) is the caller's mistake.
-function badInputSync<T>(parse: () => T): T {
-  try {
-    return parse();
-  } catch (error) {
-    if (error instanceof TypeError) throw new HttpError(400, 'INVALID_ARGUMENT', error.message);
-    throw error;
-  }
-}
-
+// A TypeError (an unserialisable argument) is the caller's mistake.
 async function badInput<T>(run: () => Promise<T>): Promise<T> {
   try {
     return await run();

@@ -1,13 +1,14 @@
 /**
  * List and count runs matching a visibility query, across the nodes of the group. Each node
- * answers for the shards it owns (`local`); the node asked also asks every other member that owns
- * shards and merges their answers, so the listing covers every shard whichever node is asked.
+ * answers for the shards it serves (`local`) and says which; the node asked also asks every other
+ * member that owns shards and merges their answers, so the listing covers every shard whichever
+ * node is asked — or answers 503 naming the shards it cannot see (`shard-coverage.ts`).
  * @module
  */
 import type { VisibilityRow } from '../topics/schemas/visibility-row/index.js';
 import type { Engine } from './engine.js';
-import { ShardUnavailableError } from './engine.js';
 import { HttpError } from './http-errors.js';
+import { askPeers, requireEveryShard, scanLocalVisibility } from './shard-coverage.js';
 import { toJsonView } from './json-views.js';
 import { compareRows, compileQuery, decodePageToken, InvalidQueryError, pageOf, pageTokenAfter, type RowPredicate, type SortKey } from './visibility-query/index.js';
 
@@ -43,20 +44,31 @@ export interface ExecutionView {
 export interface ListAnswer {
   executions: ExecutionView[];
   nextPageToken: string | null;
+  /** Set on a `local` answer: the shards it covers (owned by this node and restored). */
+  shards?: number[];
+}
+
+/** A count; `shards` as in {@link ListAnswer}. */
+export interface CountAnswer {
+  count: number;
+  shards?: number[];
 }
 
 /**
- * One page of the runs matching `request`: this node's shards only when `local`, else every
- * member's, merged in listing order (StartTime newest first, then workflow id, then run id).
- * @throws HttpError 400 `INVALID_QUERY` for a bad query or page token; ShardUnavailableError while a shard has no owner
+ * One page of the runs matching `request`: this node's shards only when `local` (the answer names
+ * them), else every member's, merged in listing order (StartTime newest first, then workflow id,
+ * then run id).
+ * @throws HttpError 400 `INVALID_QUERY` for a bad query or page token; 503 `SHARD_UNAVAILABLE` naming the shards no node could read
  */
 export async function listExecutions(engine: Engine, request: ListRequest, local: boolean): Promise<ListAnswer> {
   const predicate = compiled(request.query);
   const after = request.nextPageToken ? invalidQueryAs400(() => decodePageToken(request.nextPageToken!)) : undefined;
-  const page = pageOf(await localMatchingRows(engine, request.namespace, predicate), request.pageSize, after);
-  const mine: ListAnswer = { executions: page.rows.map((r) => executionView(r, engine)), nextPageToken: page.nextPageToken };
+  const scan = await localMatchingRows(engine, request.namespace, predicate);
+  const page = pageOf(scan.rows, request.pageSize, after);
+  const mine = { executions: page.rows.map((r) => executionView(r, engine)), nextPageToken: page.nextPageToken, shards: scan.shards };
   if (local) return mine;
   const answers = [mine, ...(await askPeers<ListAnswer>(engine, `/api/v1/namespaces/${encodeURIComponent(request.namespace)}/workflows`, listParams(request)))];
+  requireEveryShard(engine, answers.flatMap((a) => a.shards));
   const merged = answers.flatMap((a) => a.executions).sort((a, b) => compareRows(sortKeyOf(a), sortKeyOf(b)));
   const executions = merged.slice(0, request.pageSize);
   // Each member returned at most a page after the token: there is more if the merge overflows or a member had more.
@@ -65,13 +77,18 @@ export async function listExecutions(engine: Engine, request: ListRequest, local
   return { executions, nextPageToken: more && last ? pageTokenAfter(sortKeyOf(last)) : null };
 }
 
-/** How many runs match `query`: on this node's shards when `local`, else on every shard. */
-export async function countExecutions(engine: Engine, namespace: string, query: string, local: boolean): Promise<number> {
+/**
+ * How many runs match `query`: on this node's shards when `local` (the answer names them), else on every shard.
+ * @throws HttpError 400 `INVALID_QUERY`; 503 `SHARD_UNAVAILABLE` naming the shards no node could read
+ */
+export async function countExecutions(engine: Engine, namespace: string, query: string, local: boolean): Promise<CountAnswer> {
   const predicate = compiled(query);
-  const mine = (await localMatchingRows(engine, namespace, predicate)).length;
+  const scan = await localMatchingRows(engine, namespace, predicate);
+  const mine = { count: scan.rows.length, shards: scan.shards };
   if (local) return mine;
-  const others = await askPeers<{ count: number }>(engine, `/api/v1/namespaces/${encodeURIComponent(namespace)}/workflow-count`, new URLSearchParams({ query }));
-  return others.reduce((sum, o) => sum + o.count, mine);
+  const answers = [mine, ...(await askPeers<CountAnswer>(engine, `/api/v1/namespaces/${encodeURIComponent(namespace)}/workflow-count`, new URLSearchParams({ query })))];
+  requireEveryShard(engine, answers.flatMap((a) => a.shards));
+  return { count: answers.reduce((sum, a) => sum + a.count, 0) };
 }
 
 function compiled(query: string): RowPredicate {
@@ -87,47 +104,9 @@ function invalidQueryAs400<T>(run: () => T): T {
   }
 }
 
-/** The namespace's matching rows on this node's shards; a shard owned but not yet open is unavailable, not empty. */
-async function localMatchingRows(engine: Engine, namespace: string, predicate: RowPredicate): Promise<VisibilityRow[]> {
-  requireOwnedShardsOpen(engine);
-  const rows: VisibilityRow[] = [];
-  for await (const row of engine.localVisibilityRows()) {
-    if (row.namespace === namespace && invalidQueryAs400(() => predicate(row))) rows.push(row);
-  }
-  return rows;
-}
-
-/**
- * Throws while a shard this node owns is not open yet: its rows are unavailable, not absent.
- * @throws ShardUnavailableError
- */
-export function requireOwnedShardsOpen(engine: Engine): void {
-  for (const shard of engine.node.ownedShards()) {
-    if (!engine.node.processor(shard)?.localStore) throw new ShardUnavailableError(shard, undefined);
-  }
-}
-
-/**
- * The `local=1` answers of every other member owning shards, for a GET of `path` with `params`.
- * Every shard must have an owner, so that no run is silently left out while the group rebalances.
- * @throws ShardUnavailableError when a shard has no owner; HttpError with a peer's status when it fails
- */
-export async function askPeers<T>(engine: Engine, path: string, params: URLSearchParams): Promise<T[]> {
-  const mine = new Set(engine.node.ownedShards());
-  const members = await engine.node.members();
-  const covered = new Set(members.flatMap((m) => m.partitions));
-  for (let shard = 0; shard < engine.catalog.shards; shard++) {
-    if (!covered.has(shard) && !mine.has(shard)) throw new ShardUnavailableError(shard, undefined);
-  }
-  // A member is another node when it owns shards and none of them is ours (ownership is exclusive).
-  const peers = members.filter((m) => m.partitions.length > 0 && !m.partitions.some((p) => mine.has(p)));
-  params.set('local', '1');
-  return Promise.all(peers.map(async (peer) => {
-    const response = await fetch(`${peer.endpoint}${path}?${params.toString()}`, { headers: { 'x-logbook-forwarded': '1' } });
-    const body = (await response.json()) as T & { code?: string; message?: string };
-    if (!response.ok) throw new HttpError(response.status, body.code ?? 'INTERNAL', `${peer.endpoint}: ${body.message ?? response.statusText}`);
-    return body;
-  }));
+/** The namespace's matching rows on the shards this node serves, and which shards those are. */
+function localMatchingRows(engine: Engine, namespace: string, predicate: RowPredicate) {
+  return scanLocalVisibility(engine, (row) => row.namespace === namespace && invalidQueryAs400(() => predicate(row)));
 }
 
 function listParams(request: ListRequest): URLSearchParams {

@@ -20,13 +20,13 @@ export function visibilityRoutes(engine: Engine): Router {
     res.json(answer);
   });
   router.get('/api/v1/namespaces/:namespace/workflow-count', async (req, res) => {
-    res.json({ count: await countExecutions(engine, String(req.params.namespace), queryOf(req), isLocal(req)) });
+    res.json(await countExecutions(engine, String(req.params.namespace), queryOf(req), isLocal(req)));
   });
   // Versioning: the open runs a patch's removal would break.
   router.get('/api/v1/namespaces/:namespace/patches/:patchId/open-runs-lacking', async (req, res) => {
     const workflowType = requireString(req.query.workflowType, 'workflowType');
     const query = { namespace: String(req.params.namespace), workflowType, patchId: String(req.params.patchId) };
-    res.json({ runs: await listOpenRunsLackingPatch(engine, query, isLocal(req)) });
+    res.json(await listOpenRunsLackingPatch(engine, query, isLocal(req)));
   });
   return router;
 }

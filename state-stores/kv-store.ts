@@ -32,6 +32,18 @@ export interface KvStore {
   close(): Promise<void>;
 }
 
+/** classic-level's codes for a read that reached a store, iterator or snapshot after it was closed. */
+const CLOSED_CODES = new Set(['LEVEL_DATABASE_NOT_OPEN', 'LEVEL_ITERATOR_NOT_OPEN', 'LEVEL_SNAPSHOT_NOT_OPEN']);
+
+/**
+ * True for the error of a read that raced the store being closed (a shard stopping, or being
+ * wiped for a restore): the data is not gone, this store just no longer serves it.
+ */
+export function isStoreClosedError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && CLOSED_CODES.has(code);
+}
+
 /**
  * Opens (creating if missing) the store at `location`. LevelDB holds a lock file for the lifetime
  * of the handle, so a second process (or a second handle) on the same directory is refused with

@@ -47,8 +47,10 @@ const OWNERS: ReadonlyArray<{ pkg: RegExp; allowed: (file: string) => boolean; w
 
 /** What the pure history state machine may not touch. */
 const IMPURE = [/^node:/, /^(fs|net|http|https|child_process|crypto|timers|os|worker_threads)$/, /^kafkajs/, /^classic-level$/, /^express$/];
-/** What the state machine may import: itself and the pure contract types. */
-const PURE_TARGETS = ['processors/history/', 'topics/schemas/', 'topics/payload/', 'topics/errors'];
+/** What the state machine may import: itself, the pure contract types and the validation rules. */
+const PURE_TARGETS = ['processors/history/', 'topics/schemas/', 'topics/payload/', 'topics/errors', 'topics/validation/'];
+/** What the validation rules may import: themselves and the contract types (the clients, the gateway and the state machine all use them). */
+const VALIDATION_TARGETS = ['topics/validation/', 'topics/schemas/', 'topics/errors'];
 const IMPURE_CALLS = /\b(Date\.now|new Date\(\s*\)|Math\.random|setTimeout|setInterval|performance\.now|process\.)/;
 
 function violations(file: string, source: string): string[] {
@@ -66,7 +68,15 @@ function violations(file: string, source: string): string[] {
       }
     }
   }
-  if (file.startsWith('processors/history/') && !file.endsWith('.test.ts')) {
+  if (file.startsWith('topics/validation/') && !file.endsWith('.test.ts')) {
+    for (const spec of importsOf(source)) {
+      const target = spec.startsWith('.') ? posix.join(posix.dirname(file), spec) : spec;
+      if (!spec.startsWith('.') || !VALIDATION_TARGETS.some((t) => target.startsWith(t))) {
+        problems.push(`${file} imports ${target}: the validation rules depend only on ${VALIDATION_TARGETS.join(', ')}`);
+      }
+    }
+  }
+  if ((file.startsWith('processors/history/') || file.startsWith('topics/validation/')) && !file.endsWith('.test.ts')) {
     const stripped = source.replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
     const call = IMPURE_CALLS.exec(stripped);
     if (call) problems.push(`${file} uses ${call[1]}: the state machine takes time and randomness as inputs`);
@@ -74,17 +84,21 @@ function violations(file: string, source: string): string[] {
   return problems;
 }
 
-test('each of kafkajs, classic-level and express is imported only behind the interface that owns it, and the state machine is pure', async () => {
+test('each of kafkajs, classic-level and express is imported only behind the interface that owns it, and the state machine and the validation rules are pure', async () => {
   const problems: string[] = [];
   for (const file of await sourceFiles()) problems.push(...violations(file, await readFile(join(root, file), 'utf8')));
   assert.deepEqual(problems, []);
 });
 
-test('the architecture rules catch an engine file importing kafkajs and a state machine reading the clock', () => {
+test('the architecture rules catch an engine file importing kafkajs, a state machine reading the clock and validation rules doing I/O', () => {
   assert.equal(violations('processors/shard.ts', "import { Kafka } from 'kafkajs';").length, 1);
   assert.equal(violations('processors/history/apply.ts', 'const t = Date.now();').length, 1);
   assert.equal(violations('processors/history/apply.ts', "import { readFile } from 'node:fs';").length, 1);
   assert.equal(violations('processors/history/apply.ts', "import { ShardStore } from '../../state-stores/shard-store.js';").length, 1);
   assert.equal(violations('processors/history/apply.ts', "import type { HistoryEvent } from '../../topics/schemas/history-event/index.js';").length, 0);
   assert.equal(violations('topics/log/kafka/kafka-log.ts', "import { Kafka } from 'kafkajs';").length, 0);
+  assert.equal(violations('processors/history/apply.ts', "import { namespaceProblem } from '../../topics/validation/index.js';").length, 0);
+  assert.equal(violations('topics/validation/rules.ts', "import { readFile } from 'node:fs';").length, 1);
+  assert.equal(violations('topics/validation/rules.ts', "import type { Log } from '../log/log.js';").length, 1);
+  assert.equal(violations('topics/validation/rules.ts', "import type { Command } from '../schemas/command/index.js';").length, 0);
 });

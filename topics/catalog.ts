@@ -1,6 +1,7 @@
 import type { TopicSpec } from './log/log.js';
 import { partitionForKey } from './partitioner.js';
 import { maxPayloadBytes } from './serde/record-size.js';
+import { namespaceProblem, taskQueueProblem, topicPrefixProblem } from './validation/name-rules.js';
 
 /**
  * The topic catalog (DESIGN.md §2): names, partition counts, keys and configs of every topic the
@@ -51,6 +52,7 @@ export interface TopicCatalog {
    * Task topic names of one namespace and task queue; created when first used. `query` carries
    * queries (`QueryTask`), co-partitioned with `workflow` (same key, same partition count) and
    * read by the queue's workflow workers apart from their workflow tasks.
+   * @throws RangeError for a namespace or task queue the rules of `validation/name-rules.ts` refuse
    */
   taskTopics(namespace: string, taskQueue: string): { workflow: string; activity: string; control: string; query: string };
   /** Specs of the task topics of one namespace and task queue. */
@@ -69,12 +71,9 @@ export function historyKey(namespace: string, workflowId: string, runId: string,
   return `${namespace}/${workflowId}/${runId}/${eventId}`;
 }
 
-const NAME_PART = /^[A-Za-z0-9_-]+$/;
-
-function checkNamePart(kind: string, value: string): void {
-  if (!NAME_PART.test(value)) {
-    throw new RangeError(`${kind} '${value}' may contain only letters, digits, '_' and '-' (it is part of a topic name)`);
-  }
+/** Throws for a name the rules of `validation/name-rules.ts` refuse (one definition of what fits a topic name). */
+function checkNamePart(problem: string | null): void {
+  if (problem !== null) throw new RangeError(problem);
 }
 
 /** Builds the catalog for a deployment. */
@@ -84,7 +83,7 @@ export function topicCatalog(options: CatalogOptions): TopicCatalog {
   if (!Number.isInteger(shards) || shards < 1 || shards > 4096) {
     throw new RangeError(`shard count must be an integer from 1 to 4096, got ${shards}`);
   }
-  checkNamePart('topic prefix', prefix.replaceAll('.', '_'));
+  checkNamePart(topicPrefixProblem(prefix));
   const rf = options.replicationFactor ?? 1;
   const base = {
     'max.message.bytes': String(TOPIC_MAX_MESSAGE_BYTES),
@@ -118,8 +117,8 @@ export function topicCatalog(options: CatalogOptions): TopicCatalog {
     namespaces: `${prefix}.namespaces`,
   };
   const taskTopics = (namespace: string, taskQueue: string) => {
-    checkNamePart('namespace', namespace);
-    checkNamePart('task queue', taskQueue);
+    checkNamePart(namespaceProblem(namespace));
+    checkNamePart(taskQueueProblem(taskQueue, 'task queue'));
     return {
       workflow: `${prefix}.tasks.workflow.${namespace}.${taskQueue}`,
       activity: `${prefix}.tasks.activity.${namespace}.${taskQueue}`,

@@ -6,6 +6,7 @@
  */
 import { LogbookError } from '../../topics/errors.js';
 import type { Reply } from '../../topics/schemas/reply/index.js';
+import { identifierProblem } from '../../topics/validation/index.js';
 import {
   instantOf,
   overlapPolicyOf,
@@ -168,6 +169,9 @@ function checked<T>(check: () => T): T {
 
 function scheduleIdOf(value: unknown): string {
   if (typeof value !== 'string' || value === '') throw new HttpError(400, 'INVALID_SCHEDULE', "'scheduleId' must be a non-empty string");
+  // The schedule is a workflow: its id must pass the workflow id rule.
+  const problem = identifierProblem(schedulerWorkflowId(value), `scheduleId (as the workflow id '${SCHEDULER_WORKFLOW_ID_PREFIX}…')`);
+  if (problem !== null) throw new HttpError(400, 'INVALID_SCHEDULE', problem);
   return value;
 }
 

@@ -3,7 +3,8 @@ import { hostname } from 'node:os';
 import { workflowKey } from '../../topics/catalog.js';
 import type { Producer } from '../../topics/log/log.js';
 import type { ActivityTask } from '../../topics/schemas/activity-task/index.js';
-import type { CommandBody } from '../../topics/schemas/command/index.js';
+import type { Command, CommandBody } from '../../topics/schemas/command/index.js';
+import { commandProblem } from '../../topics/validation/index.js';
 import type { WorkflowTask } from '../../topics/schemas/workflow-task/index.js';
 import { activityTaskCodec, commandCodec, EncodeError, workflowTaskCodec } from '../../topics/serde/index.js';
 import { ReplyTimeoutError } from '../../processors/reply-listener.js';
@@ -105,12 +106,15 @@ export class TaskBridges {
   }
 
   /**
-   * Writes a claim or result for a run to the command topic. A body that does not fit the command
-   * schema is the worker's mistake: a 400 naming the offending field path.
+   * Writes a claim or result for a run to the command topic. A body that breaks a validation rule
+   * (a task queue that cannot be part of a topic name, a duration past 100 years, …) or does not
+   * fit the command schema is the worker's mistake: a 400 naming the rule or the field path.
    */
   async write(run: { namespace: string; workflowId: string; runId: string }, body: CommandBody): Promise<void> {
     const { catalog, serde, log } = this.engine;
-    const command = { requestId: randomUUID(), namespace: run.namespace, workflowId: run.workflowId, runId: run.runId, replyTo: null, body };
+    const command = { requestId: randomUUID(), namespace: run.namespace, workflowId: run.workflowId, runId: run.runId, replyTo: null, body } as Command;
+    const problem = commandProblem(command);
+    if (problem !== null) throw new HttpError(400, 'INVALID_ARGUMENT', `${body.type}: ${problem}`);
     let value: Buffer;
     try {
       value = await serde.encode(commandCodec, command, catalog.commands);

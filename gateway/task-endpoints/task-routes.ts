@@ -2,6 +2,7 @@ import { Router, type Request, type Response } from 'express';
 import type { WorkflowTaskFailedCause } from '../../topics/schemas/common/v1-enums.js';
 import { WorkflowTaskFailedCause as FailedCauses } from '../../topics/schemas/common/v1-enums.js';
 import type { WorkflowCommand } from '../../topics/schemas/command/index.js';
+import { assertValid, firstProblem, namespaceProblem, taskQueueProblem } from '../../topics/validation/index.js';
 import type { Engine } from '../engine.js';
 import { requireString } from '../http-errors.js';
 import { rawView } from '../http-app.js';
@@ -155,8 +156,11 @@ export function taskRoutes(engine: Engine): Router {
   return router;
 }
 
+/** The namespace and task queue of the path: both become parts of topic names, so both are checked by that rule. */
 function queueOf(req: Request): { namespace: string; taskQueue: string } {
-  return { namespace: requireString(req.params.namespace, 'namespace'), taskQueue: requireString(req.params.taskQueue, 'taskQueue') };
+  const { namespace, taskQueue } = req.params;
+  assertValid(firstProblem(() => namespaceProblem(namespace), () => taskQueueProblem(taskQueue)));
+  return { namespace: namespace as string, taskQueue: taskQueue as string };
 }
 
 function tokenOf(req: Request, kind: TaskKind): { token: TaskTokenData; body: Record<string, unknown> } {

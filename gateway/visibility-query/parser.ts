@@ -31,6 +31,12 @@ export type Filter =
   | { kind: 'isNull'; attribute: AttributeRef; negated: boolean }
   | { kind: 'startsWith'; attribute: AttributeRef; prefix: Literal };
 
+/**
+ * Deepest nesting of NOT and parentheses: the parser and the evaluator recurse once per level,
+ * and a query of a few thousand `(` overflowed the stack (a 500) before this bound.
+ */
+export const MAX_QUERY_DEPTH = 64;
+
 const COMPARE_OPS = new Set(['=', '!=', '>', '>=', '<', '<=']);
 const RESERVED = new Set(['AND', 'OR', 'NOT', 'IN', 'BETWEEN', 'IS', 'NULL', 'STARTS_WITH', 'TRUE', 'FALSE', 'ORDER', 'BY']);
 
@@ -48,6 +54,7 @@ export function parseQuery(query: string): Filter | null {
 
 class Parser {
   private index = 0;
+  private depth = 0;
   constructor(private readonly tokens: Token[]) {}
 
   peek(): Token {
@@ -80,18 +87,26 @@ class Parser {
   }
 
   private notExpression(): Filter {
-    if (this.isWord('NOT')) {
-      this.index++;
-      return { kind: 'not', operand: this.notExpression() };
-    }
+    if (this.isWord('NOT')) return this.nested(() => ({ kind: 'not', operand: this.notExpression() }));
     if (this.isOp('(')) {
-      this.index++;
-      const inner = this.orExpression();
-      if (!this.isOp(')')) throw this.unexpected("')', AND or OR");
-      this.index++;
-      return inner;
+      return this.nested(() => {
+        const inner = this.orExpression();
+        if (!this.isOp(')')) throw this.unexpected("')', AND or OR");
+        this.index++;
+        return inner;
+      });
     }
     return this.predicate();
+  }
+
+  /** Parses one level of nesting after its opening token (NOT or `(`), within {@link MAX_QUERY_DEPTH}. */
+  private nested(parse: () => Filter): Filter {
+    const token = this.peek();
+    if (++this.depth > MAX_QUERY_DEPTH) throw new InvalidQueryError(`the query nests NOT and parentheses more than ${MAX_QUERY_DEPTH} levels deep at column ${token.column}; at most ${MAX_QUERY_DEPTH} are allowed`);
+    this.index++;
+    const filter = parse();
+    this.depth--;
+    return filter;
   }
 
   private predicate(): Filter {

@@ -8,6 +8,7 @@ import type { CommandBodyOf } from '../../topics/schemas/command/index.js';
 import type { ExternalInitiatorInfo, Header } from '../../topics/schemas/common/v1-records.js';
 import type { Payload } from '../../topics/payload/payload.js';
 import type { MutableStateSnapshot } from '../../topics/schemas/mutable-state-snapshot/index.js';
+import { identifierProblem } from '../../topics/validation/index.js';
 import { limitsFor } from './config.js';
 import { reject, type Ctx } from './context.js';
 import { resultReply, terminateRun } from './close-run.js';
@@ -79,6 +80,8 @@ export function deliverSignal(ctx: Ctx, signal: SignalInput): boolean {
 
 /** SignalWorkflowExecution, from a client or another run (see `external-requests.ts`). */
 export function signalWorkflow(ctx: Ctx, body: CommandBodyOf<'SignalWorkflowExecution'>): void {
+  const invalid = identifierProblem(body.signalName, 'signalName');
+  if (invalid) return reject(ctx, RejectionCode.InvalidArgument, invalid);
   deliverSignal(ctx, { signalName: body.signalName, input: body.input, identity: body.identity, header: body.header, externalInitiator: body.externalInitiator });
 }
 

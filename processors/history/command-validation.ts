@@ -7,8 +7,10 @@ import type { WorkflowCommand, WorkflowCommandAttributesMap, WorkflowCommandType
 import type { WorkflowTaskFailedCause } from '../../topics/schemas/common/v1-enums.js';
 import type { Tagged } from '../../topics/schemas/avro-schema.js';
 import { ENGINE_MARKER_PREFIX, isEngineMarker } from '../../topics/schemas/history-event/engine-markers.js';
+import { workflowCommandProblem } from '../../topics/validation/index.js';
 import { limitsFor } from './config.js';
 import type { Ctx } from './context.js';
+import { badAttributesCause } from './payload-limits.js';
 import { retryPolicyProblem } from './retry-policy.js';
 import { startChildProblem } from './child-validation.js';
 import { protocolMessageProblem, updateStagesOf, type UpdateStages } from './update-validation.js';
@@ -115,6 +117,16 @@ const validators: { [K in WorkflowCommandType]: Validator<K> } = {
   },
 };
 
+/**
+ * A command that breaks a rule every client applies (`topics/validation`): a task queue or
+ * namespace that cannot be part of a topic name, an id with control characters, a duration past
+ * 100 years. Checked after the command's own validator, whose messages are more specific.
+ */
+function ruleProblem(command: WorkflowCommand): CommandProblem | null {
+  const invalid = workflowCommandProblem(command);
+  return invalid ? problem(badAttributesCause[command.type], invalid) : null;
+}
+
 /** The commands that close the run, with the cause used when one is misplaced. */
 const closing: Partial<Record<WorkflowCommandType, WorkflowTaskFailedCause>> = {
   CompleteWorkflowExecution: 'BadCompleteWorkflowExecutionAttributes',
@@ -146,7 +158,7 @@ export function validateCommands(ctx: Ctx, commands: readonly WorkflowCommand[])
   for (const [index, command] of commands.entries()) {
     const validate = validators[command.type] as Validator<WorkflowCommandType> | undefined;
     if (!validate) return problem('UnhandledCommand', `unknown workflow command ${String(command.type)}`);
-    const found = validate(ctx, scan, command);
+    const found = validate(ctx, scan, command) ?? ruleProblem(command);
     if (found) return found;
     const cause = closing[command.type];
     if (cause && index < commands.length - 1) {

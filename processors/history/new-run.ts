@@ -6,6 +6,7 @@
 import type { Command, StartWorkflowExecutionRequest } from '../../topics/schemas/command/index.js';
 import type { ContinueAsNewInitiator } from '../../topics/schemas/common/v1-enums.js';
 import type { MutableStateSnapshot } from '../../topics/schemas/mutable-state-snapshot/index.js';
+import { startRequestProblem } from '../../topics/validation/index.js';
 import type { HistoryConfig } from './config.js';
 import { appendEvent, type Ctx } from './context.js';
 import { prngSeedOf } from './deterministic-seed.js';
@@ -16,13 +17,20 @@ import { scheduleWorkflowTask } from './workflow-task-schedule.js';
 
 const positive = (ms: number | null): number | null => (ms !== null && ms > 0 ? ms : null);
 
-/** Why a start cannot be accepted as sent, or null. */
-export function startProblem(start: StartWorkflowExecutionRequest): { code: 'InvalidArgument'; message: string } | null {
+/**
+ * Why a start cannot be accepted as sent, or null. The engine trusts nothing it reads from a
+ * topic: the start's target and names are checked against the rules every client applies
+ * (`topics/validation`), so a namespace or task queue that cannot be part of a topic name never
+ * becomes a run whose tasks could not be dispatched.
+ */
+export function startProblem(target: Pick<Command, 'namespace' | 'workflowId'>, start: StartWorkflowExecutionRequest): { code: 'InvalidArgument'; message: string } | null {
   if (!start.runId || !start.workflowType || !start.taskQueue) {
     return { code: 'InvalidArgument', message: 'a start needs runId, workflowType and taskQueue' };
   }
   const timeouts = [start.workflowExecutionTimeoutMs, start.workflowRunTimeoutMs, start.workflowTaskTimeoutMs, start.workflowStartDelayMs];
   if (timeouts.some((ms) => ms !== null && ms < 0)) return { code: 'InvalidArgument', message: 'timeouts and the start delay must not be negative' };
+  const invalid = startRequestProblem(target.namespace, target.workflowId, start);
+  if (invalid) return { code: 'InvalidArgument', message: invalid };
   const retry = retryPolicyProblem(start.retryPolicy);
   if (retry) return { code: 'InvalidArgument', message: `retryPolicy: ${retry}` };
   const cron = cronScheduleProblem(start);

@@ -38,8 +38,8 @@ export interface OversizedPayload {
   bytes: number;
 }
 
-/** The command's Temporal cause when its attributes are bad. */
-const causeOf: Readonly<Record<WorkflowCommandType, WorkflowTaskFailedCause>> = {
+/** The command's Temporal cause when its attributes are bad (too large, or breaking a validation rule). */
+export const badAttributesCause: Readonly<Record<WorkflowCommandType, WorkflowTaskFailedCause>> = {
   ScheduleActivityTask: 'BadScheduleActivityAttributes',
   RequestCancelActivityTask: 'BadRequestCancelActivityAttributes',
   StartTimer: 'BadStartTimerAttributes',
@@ -94,7 +94,7 @@ export function oversizedCommandPayload(ctx: Ctx, commands: readonly WorkflowCom
   const limit = payloadLimitOf(ctx);
   for (const command of commands) {
     const found = findOversizedPayload(command, limit);
-    if (found) return { cause: causeOf[command.type], message: describeOversized(`${command.type} command`, found, limit) };
+    if (found) return { cause: badAttributesCause[command.type], message: describeOversized(`${command.type} command`, found, limit) };
   }
   return null;
 }

@@ -7,6 +7,7 @@
 import type { Command, CommandBodyOf, StartWorkflowExecutionRequest } from '../../topics/schemas/command/index.js';
 import type { MutableStateSnapshot } from '../../topics/schemas/mutable-state-snapshot/index.js';
 import type { Reply } from '../../topics/schemas/reply/index.js';
+import { identifierProblem } from '../../topics/validation/index.js';
 import type { HistoryConfig } from './config.js';
 import { finish, openContext, rejectionOnly, type Ctx } from './context.js';
 import { terminateRun } from './close-run.js';
@@ -16,7 +17,7 @@ import { deliverSignal, seenRequestId, type SignalInput } from './client-request
 import { finishWithinLimits } from './history-limits.js';
 import { withCronBackoff } from './cron-runs.js';
 import { oversizedInputRejection } from './payload-limits.js';
-import { RejectionCode, type Transition } from './transition.js';
+import { RejectionCode, type Rejection, type Transition } from './transition.js';
 import { visibilityRowOf } from './visibility.js';
 
 /** A start command (plain or signal-with-start). */
@@ -41,6 +42,13 @@ function alreadyStarted(command: Command, current: MutableStateSnapshot, why: st
 function signalOf(body: StartCommand['body']): SignalInput | null {
   if (body.type !== 'SignalWithStartWorkflowExecution') return null;
   return { signalName: body.signalName, input: body.signalInput, identity: body.start.identity, header: body.signalHeader };
+}
+
+/** Why a signal-with-start's signal name is invalid (the rule of `topics/validation`), or null. */
+function signalNameRejection(body: StartCommand['body']): Rejection | null {
+  if (body.type !== 'SignalWithStartWorkflowExecution') return null;
+  const invalid = identifierProblem(body.signalName, 'signalName');
+  return invalid ? { code: RejectionCode.InvalidArgument, message: invalid } : null;
 }
 
 /** Starts a run in `ctx`, replacing its state (the previous run, if any, is closed). */
@@ -93,7 +101,7 @@ function onClosedRun(current: MutableStateSnapshot, command: StartCommand, start
 export function applyStart(current: MutableStateSnapshot | null, command: StartCommand, now: number, config: HistoryConfig): Transition {
   const body = command.body as CommandBodyOf<'StartWorkflowExecution'> | CommandBodyOf<'SignalWithStartWorkflowExecution'>;
   const requested: StartWorkflowExecutionRequest = body.type === 'StartWorkflowExecution' ? body : body.start;
-  const problem = startProblem(requested) ?? oversizedInputRejection(config, command.namespace, `${body.type} of ${command.workflowId}`, body);
+  const problem = startProblem(command, requested) ?? signalNameRejection(body) ?? oversizedInputRejection(config, command.namespace, `${body.type} of ${command.workflowId}`, body);
   if (problem) return rejectionOnly(command.replyTo, current?.executionInfo.runId ?? null, problem);
   const start = withCronBackoff(requested, now);
   if (current === null) {

@@ -13,6 +13,7 @@ import type { UpdateWorkflowExecutionLifecycleStage } from '../../topics/schemas
 import type { UpdateRequest } from '../../topics/schemas/common/v1-records.js';
 import type { Payload } from '../../topics/payload/payload.js';
 import type { MutableStateSnapshot } from '../../topics/schemas/mutable-state-snapshot/index.js';
+import { firstProblem, identifierProblem } from '../../topics/validation/index.js';
 import type { HistoryConfig } from './config.js';
 import { openContext, rejectionOnly } from './context.js';
 import { finishWithinLimits } from './history-limits.js';
@@ -89,6 +90,8 @@ export function applyUpdateWithStart(current: MutableStateSnapshot | null, comma
   if (!update || !update.request.updateId || !update.request.name) {
     return rejectionOnly(command.replyTo, runId, { code: RejectionCode.InvalidArgument, message: `the '${UPDATE_WITH_START_HEADER}' header of an update-with-start is malformed` });
   }
+  const invalid = firstProblem(() => identifierProblem(update.request.updateId, 'updateId'), () => identifierProblem(update.request.name, 'update name'));
+  if (invalid) return rejectionOnly(command.replyTo, runId, { code: RejectionCode.InvalidArgument, message: invalid });
   // Checked before the start, so an update the run could never take does not start a run either.
   const tooLarge = oversizedInputRejection(config, command.namespace, `update ${update.request.updateId} of update-with-start`, update.request.args);
   if (tooLarge) return rejectionOnly(command.replyTo, runId, tooLarge);

@@ -21,6 +21,7 @@ import type { Failure, ReplyTo } from '../../topics/schemas/common/v1-records.js
 import type { MutableStateSnapshot, PendingUpdateInfo, PendingWorkflowTaskInfo } from '../../topics/schemas/mutable-state-snapshot/index.js';
 import type { Reply } from '../../topics/schemas/reply/index.js';
 import type { UpdateRequestMessage } from '../../topics/schemas/workflow-task/index.js';
+import { identifierProblem } from '../../topics/validation/index.js';
 import { limitsFor } from './config.js';
 import { appendEvent, engineFailure, reject, type Ctx } from './context.js';
 import { flushBuffered } from './delivery.js';
@@ -154,6 +155,12 @@ export function updateWorkflow(ctx: Ctx, body: CommandBodyOf<'UpdateWorkflowExec
   const { request, waitForStage } = body;
   if (!request.updateId) {
     reject(ctx, RejectionCode.InvalidArgument, 'an update needs an updateId');
+    return;
+  }
+  // An empty name only asks for an update the run already knows.
+  const invalid = identifierProblem(request.updateId, 'updateId') ?? (request.name ? identifierProblem(request.name, 'update name') : null);
+  if (invalid) {
+    reject(ctx, RejectionCode.InvalidArgument, invalid);
     return;
   }
   const entries = entriesOf(state, request.updateId);

@@ -17,12 +17,13 @@ describe('namespace model', () => {
       [{ retentionMs: 999 }, /'retention' must be from 1s/],
       [{ apiCallsPerSecond: 0 }, /'apiCallsPerSecond' must be a positive number/],
       [{ historyLimits: { historyCountLimit: 1.5 } }, /'historyCountLimit' must be a positive integer/],
-      [{ taskQueueActivitiesPerSecond: { 'a.b': 1 } }, /task queue "a.b"/],
+      [{ taskQueueActivitiesPerSecond: { 'a.b': 1 } }, /^'taskQueueActivitiesPerSecond': task queue 'a\.b' may contain only letters, digits, '_' and '-'/],
       [{ state: 'Gone' as 'Registered' }, /'state' must be 'Registered' or 'Deprecated'/],
       [{ description: 3 as unknown as string }, /'description' must be a string/],
     ];
     for (const [changes, message] of refused) assert.throws(() => applyNamespaceChanges(ns, changes, 0), (e: unknown) => e instanceof InvalidNamespaceError && message.test(e.message));
     assert.throws(() => checkNamespaceName('a/b'), InvalidNamespaceError);
+    assert.throws(() => checkNamespaceName('n'.repeat(65)), /name '.*' is 65 characters long; at most 64 are allowed/);
     assert.equal(checkNamespaceName('billing_eu-1'), 'billing_eu-1');
   });
 

@@ -6,6 +6,7 @@
  */
 import { LogbookError } from '../../topics/errors.js';
 import { namespaceHistoryLimitNames, type Namespace, type NamespaceHistoryLimits, type NamespaceState } from '../../topics/schemas/namespace/index.js';
+import { namespaceProblem, taskQueueProblem } from '../../topics/validation/index.js';
 import { DEFAULT_RETENTION_MS, type HistoryConfig, type HistoryLimits } from '../history/index.js';
 
 /** The namespace that always exists, registered or not (Temporal's `default`). */
@@ -13,8 +14,6 @@ export const DEFAULT_NAMESPACE = 'default';
 
 /** Longest retention accepted (Temporal caps it too): 10 years. */
 const MAX_RETENTION_MS = 3_650 * 86_400_000;
-/** Namespace names are part of task topic names. */
-const NAME = /^[A-Za-z0-9_-]{1,200}$/;
 
 /** A register or update call the registry refuses: 400 with the field named. */
 export class InvalidNamespaceError extends LogbookError {
@@ -60,14 +59,13 @@ export function blankNamespace(name: string, now: number): Namespace {
 export const builtInDefaultNamespace: Namespace = Object.freeze({ ...blankNamespace(DEFAULT_NAMESPACE, 0), description: 'the default namespace' });
 
 /**
- * Checks a namespace name.
+ * Checks a namespace name against the shared rule (`topics/validation/name-rules.ts`: it is part of task topic names).
  * @throws InvalidNamespaceError naming the rule
  */
 export function checkNamespaceName(name: unknown): string {
-  if (typeof name !== 'string' || !NAME.test(name)) {
-    throw new InvalidNamespaceError(`'name' must be 1-200 letters, digits, '_' or '-' (it is part of task topic names), got ${JSON.stringify(name)}`);
-  }
-  return name;
+  const problem = namespaceProblem(name, 'name');
+  if (problem !== null) throw new InvalidNamespaceError(problem);
+  return name as string;
 }
 
 function rate(value: number | null, what: string): number | null {
@@ -107,7 +105,8 @@ export function applyNamespaceChanges(current: Namespace, changes: NamespaceChan
     next.historyLimits[name as keyof NamespaceHistoryLimits] = value;
   }
   for (const [queue, value] of Object.entries(changes.taskQueueActivitiesPerSecond ?? {})) {
-    if (!NAME.test(queue)) throw new InvalidNamespaceError(`task queue ${JSON.stringify(queue)} in 'taskQueueActivitiesPerSecond' is not a valid task queue name`);
+    const invalidQueue = taskQueueProblem(queue, 'task queue');
+    if (invalidQueue !== null) throw new InvalidNamespaceError(`'taskQueueActivitiesPerSecond': ${invalidQueue}`);
     const perSecond = rate(value, `taskQueueActivitiesPerSecond.${queue}`);
     if (perSecond === null) delete next.taskQueueActivitiesPerSecond[queue];
     else next.taskQueueActivitiesPerSecond[queue] = perSecond;

@@ -7,6 +7,7 @@ import { defaultDataConverter } from '../../topics/payload/index.js';
 import type { Command, CommandBody } from '../../topics/schemas/command/index.js';
 import type { Reply } from '../../topics/schemas/reply/index.js';
 import type { Serde } from '../../topics/serde/index.js';
+import { assertValid, commandProblem, firstProblem, identifierProblem, namespaceProblem, optionalIdentifierProblem, waitProblem } from '../../topics/validation/index.js';
 import { commandCodec } from '../../topics/serde/index.js';
 import type { ReplyListener } from '../../processors/reply-listener.js';
 import { QuerySender, type QueryOptions } from './query-sender.js';
@@ -51,8 +52,15 @@ export class CommandClient implements CommandSender {
     this.queries = new QuerySender(log, catalog, serde, replies, dataConverter, options.locateRun);
   }
 
-  /** Writes one command; with `awaitReply`, resolves with the engine's answer. */
+  /**
+   * Writes one command; with `awaitReply`, resolves with the engine's answer (within `timeoutMs`,
+   * default 30 s, at most 1 h).
+   * @throws InvalidArgumentError before anything is written, for a command that breaks a rule of
+   *   `topics/validation` (a namespace or task queue that cannot be part of a topic name, a bad id
+   *   or name, a duration past 100 years) or a wait longer than 1 h
+   */
   async send(command: Command, options: { awaitReply?: boolean; timeoutMs?: number } = {}): Promise<Reply | undefined> {
+    assertValid(firstProblem(() => commandProblem(command), () => (options.timeoutMs === undefined ? null : waitProblem(options.timeoutMs, 'timeoutMs'))));
     this.producer ??= await this.log.producer();
     const reply = options.awaitReply && command.replyTo ? this.replies.expect(command.replyTo.requestId, options.timeoutMs ?? 30_000) : undefined;
     // Attach a handler now: if the send fails, the pending reply must not surface as unhandled.
@@ -83,12 +91,19 @@ export class CommandClient implements CommandSender {
   /**
    * Queries a workflow (its current run unless `runId` is given) and resolves with the handler's
    * decoded result. Nothing is written to the run's history.
-   * @throws LogbookError `WorkflowNotFound` / `RunNotFound`; `QueryFailedError` (`UnknownQuery`,
+   * @throws InvalidArgumentError for a bad namespace, id or name, or a wait longer than 1 h; LogbookError `WorkflowNotFound` / `RunNotFound`; `QueryFailedError` (`UnknownQuery`,
    *   `QueryFailed`); `QueryTimeoutError` when no worker answers within `timeoutMs` (default 10 s)
    * @example
    * const status = await client.query<{ stage: string }>('order-1', 'status');
    */
-  query<R = unknown>(workflowId: string, queryType: string, args: readonly unknown[] = [], options: QueryOptions = {}): Promise<R> {
+  async query<R = unknown>(workflowId: string, queryType: string, args: readonly unknown[] = [], options: QueryOptions = {}): Promise<R> {
+    assertValid(firstProblem(
+      () => namespaceProblem(options.namespace ?? 'default'),
+      () => identifierProblem(workflowId, 'workflowId'),
+      () => identifierProblem(queryType, 'queryType'),
+      () => optionalIdentifierProblem(options.runId, 'runId'),
+      () => (options.timeoutMs === undefined ? null : waitProblem(options.timeoutMs, 'timeoutMs')),
+    ));
     return this.queries.query<R>(workflowId, queryType, args, options);
   }
 

@@ -4,6 +4,7 @@
  * @module
  */
 import type { SearchAttributes, SearchAttributeValue } from '../../topics/schemas/common/v1-records.js';
+import { datetimeProblem } from '../../topics/validation/index.js';
 
 const CHECKS: Readonly<Record<SearchAttributeValue['type'], (value: unknown) => boolean>> = {
   Keyword: (v) => typeof v === 'string',
@@ -11,7 +12,8 @@ const CHECKS: Readonly<Record<SearchAttributeValue['type'], (value: unknown) => 
   Int: (v) => Number.isSafeInteger(v),
   Double: (v) => typeof v === 'number' && Number.isFinite(v),
   Bool: (v) => typeof v === 'boolean',
-  Datetime: (v) => Number.isSafeInteger(v),
+  // Within the range of a JavaScript Date, so the time can be listed (topics/validation `datetimeProblem`).
+  Datetime: (v) => datetimeProblem(v, 'Datetime') === null,
   KeywordList: (v) => Array.isArray(v) && v.every((s) => typeof s === 'string'),
 };
 

@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { DataConverter } from '../../topics/payload/index.js';
 import type { StartWorkflowExecutionRequest } from '../../topics/schemas/command/index.js';
 import type { WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '../../topics/schemas/common/v1-enums.js';
-import { optionalDurationToMs, type Duration } from '../workflow/duration.js';
+import type { Duration } from '../workflow/duration.js';
+import { assertValid, startRequestProblem } from '../../topics/validation/index.js';
+import { checkStartTarget, InvalidArgumentError, optionalDurationOption } from './option-rules.js';
 import type { Memo, SearchAttributes } from '../../topics/schemas/common/v1-records.js';
 import { checkedSearchAttributes } from './search-attributes.js';
 import { workflowRetryPolicy, type WorkflowRetryOptions } from './workflow-retry-policy.js';
@@ -33,8 +35,27 @@ export interface StartOptions {
   readonly cronSchedule?: string;
 }
 
-/** The start command body for these options; the run id is chosen here, by the client. Throws TypeError for a bad duration or search attribute. */
+/**
+ * The start command body for these options; the run id is chosen here, by the client.
+ * @throws InvalidArgumentError naming the field that breaks its rule: a namespace or task queue
+ *   that cannot be part of a topic name, a bad id or type, an unknown policy, a duration that is
+ *   not one or exceeds 100 years, a malformed retry policy, search attribute, memo or cron schedule
+ */
 export function startRequest(options: StartOptions, converter: DataConverter, identity: string): StartWorkflowExecutionRequest {
+  checkStartTarget(options);
+  let request: StartWorkflowExecutionRequest;
+  try {
+    request = unchecked(options, converter, identity);
+  } catch (error) {
+    // The option parsers (retry policy, search attributes, memo, cron) report a malformed value as a TypeError.
+    if (error instanceof TypeError) throw new InvalidArgumentError(error.message);
+    throw error;
+  }
+  assertValid(startRequestProblem(options.namespace ?? 'default', options.workflowId, request));
+  return request;
+}
+
+function unchecked(options: StartOptions, converter: DataConverter, identity: string): StartWorkflowExecutionRequest {
   return {
     runId: randomUUID(),
     workflowType: options.workflowType,
@@ -43,9 +64,9 @@ export function startRequest(options: StartOptions, converter: DataConverter, id
     identity,
     workflowIdConflictPolicy: options.workflowIdConflictPolicy ?? 'Fail',
     workflowIdReusePolicy: options.workflowIdReusePolicy ?? 'AllowDuplicate',
-    workflowExecutionTimeoutMs: optionalDurationToMs(options.workflowExecutionTimeout, 'workflowExecutionTimeout'),
-    workflowRunTimeoutMs: optionalDurationToMs(options.workflowRunTimeout, 'workflowRunTimeout'),
-    workflowTaskTimeoutMs: optionalDurationToMs(options.workflowTaskTimeout, 'workflowTaskTimeout'),
+    workflowExecutionTimeoutMs: optionalDurationOption(options.workflowExecutionTimeout, 'workflowExecutionTimeout'),
+    workflowRunTimeoutMs: optionalDurationOption(options.workflowRunTimeout, 'workflowRunTimeout'),
+    workflowTaskTimeoutMs: optionalDurationOption(options.workflowTaskTimeout, 'workflowTaskTimeout'),
     retryPolicy: workflowRetryPolicy(options.retryPolicy),
     cronSchedule: cronScheduleOf(options.cronSchedule),
     workflowStartDelayMs: null,

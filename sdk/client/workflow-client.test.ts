@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { type Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { startTestEngine, type TestEngine } from '../../test/support/test-engine.js';
-import { WorkflowClient, WorkflowClientError } from './workflow-client.js';
+import { InvalidArgumentError, WorkflowClient, WorkflowClientError } from './workflow-client.js';
 import { addressOf, serveGateway } from '../../test/support/http-gateway.js';
 
 const POLLER_WORKFLOWS = fileURLToPath(new URL('../../test/workflows/continue-as-new.ts', import.meta.url));
@@ -75,4 +75,25 @@ test('a handle follows continue-as-new to the last run; without followRuns it se
 
   const current = (await client.getHandle('client-poller').describe()) as { executionInfo: { runId: string; firstExecutionRunId: string; status: string } };
   assert.deepEqual([current.executionInfo.runId, current.executionInfo.firstExecutionRunId, current.executionInfo.status], [outcome.runId, handle.runId, 'Completed']);
+});
+
+test('result waits past one call’s long poll in several calls, and times out only at its own timeout', async () => {
+  const short = new WorkflowClient({ address: addressOf(server), longPollMs: 200 });
+  const handle = await short.start('order', { workflowId: 'long-poll-order', taskQueue: 'orders', args: [order('long-poll-order')] });
+  const began = Date.now();
+  await assert.rejects(handle.result('700ms'), (error: unknown) => error instanceof WorkflowClientError && error.code === 'REPLY_TIMEOUT');
+  assert.ok(Date.now() - began >= 700, `timed out after ${Date.now() - began} ms, not at the first 200 ms call`);
+  const outcome = handle.result<{ shipmentId: string }>('30s');
+  await new Promise((r) => setTimeout(r, 500));
+  await handle.signal('sellerPacked', { parcelId: 'p-7' });
+  assert.equal((await outcome).result?.shipmentId, 'shipment-long-poll-order-p-7');
+});
+
+test('the HTTP client refuses, before sending, a wait over 1 h and names that break their rule', async () => {
+  const handle = client.getHandle('client-order');
+  await assert.rejects(handle.result('2h'), (error: unknown) => error instanceof InvalidArgumentError && /^timeout: "2h" is 7200000 ms; a request waits at most 1h/.test(error.message));
+  await assert.rejects(handle.signal('go\n'), (error: unknown) => error instanceof InvalidArgumentError && /^signalName .* control character U\+000A/.test(error.message));
+  await assert.rejects(handle.executeUpdate('add', { timeout: '1d' }), InvalidArgumentError);
+  await assert.rejects(client.start('order', { workflowId: 'w', taskQueue: 'orders', workflowExecutionTimeout: '1000000000d' }), /workflowExecutionTimeout: "1000000000d" is 86400000000000000 ms/);
+  assert.throws(() => client.getHandle(''), { name: 'InvalidArgumentError', message: 'workflowId must be a non-empty string' });
 });

@@ -1,10 +1,16 @@
-import { gatewayCall } from './gateway-call.js';
+import { assertValid, namespaceProblem, optionalIdentifierProblem } from '../../topics/validation/index.js';
+import { gatewayCall, WorkflowClientError } from './gateway-call.js';
+import { checkIdentifier, checkStartTarget, optionalDurationOption, waitOption } from './option-rules.js';
 import type { WorkflowRetryOptions } from './workflow-retry-policy.js';
 import { executeUpdateWithStart, workflowUpdateMethods, type UpdateReference, type UpdateWithStartOptions, type WorkflowUpdateMethods } from './workflow-updates.js';
 
 export { WorkflowUpdateFailedError, type UpdateReference, type WorkflowUpdateHandle } from './workflow-updates.js';
 
 export { WorkflowClientError } from './gateway-call.js';
+export { InvalidArgumentError } from './option-rules.js';
+
+/** The longest one HTTP call of `result()` waits by default: below the 5 minutes Node's fetch waits for an answer's headers. */
+const DEFAULT_LONG_POLL_MS = 240_000;
 
 /** Options of a start (durations in ms or strings like `'30s'`). */
 export interface ClientStartOptions {
@@ -62,7 +68,7 @@ export interface WorkflowHandle extends WorkflowUpdateMethods {
   /** The run's events in order. */
   fetchHistory(): Promise<Array<{ eventId: number; eventTime: number; attributes: { type: string } & Record<string, unknown> }>>;
   /**
-   * Waits for the run to close (up to `timeout`) and returns how it closed. By default it follows
+   * Waits for the run to close (up to `timeout`, at most 1 h) and returns how it closed. By default it follows
    * continue-as-new to the last run of the chain (Temporal's `followRuns`); with `followRuns:
    * false` a continued run answers status `ContinuedAsNew` and the `newExecutionRunId`.
    */
@@ -119,9 +125,21 @@ export class WorkflowClient {
   private readonly base: string;
   private readonly namespaceBase: string;
   private readonly queryTimeout: string | number | undefined;
+  private readonly namespace: string;
+  private readonly longPollMs: number;
 
-  /** `queryTimeout` (ms or `'5s'`): how long a query waits for a worker; default the gateway's, 10 s. */
-  constructor(options: { address?: string; namespace?: string; queryTimeout?: string | number } = {}) {
+  /**
+   * `queryTimeout` (ms or `'5s'`, at most 1 h): how long a query waits for a worker; default the
+   * gateway's, 10 s. `longPollMs`: the longest one HTTP call of `result()` waits, default 4 min
+   * (Node's fetch gives up on an answer whose headers take 5 min); a longer timeout is waited for
+   * in several calls.
+   * @throws InvalidArgumentError for a namespace that cannot be one or a query timeout that is not a wait
+   */
+  constructor(options: { address?: string; namespace?: string; queryTimeout?: string | number; longPollMs?: number } = {}) {
+    assertValid(namespaceProblem(options.namespace ?? 'default'));
+    if (options.queryTimeout !== undefined) waitOption(options.queryTimeout, 'queryTimeout');
+    this.longPollMs = options.longPollMs === undefined ? DEFAULT_LONG_POLL_MS : waitOption(options.longPollMs, 'longPollMs');
+    this.namespace = options.namespace ?? 'default';
     this.namespaceBase = `${options.address ?? 'http://127.0.0.1:8233'}/api/v1/namespaces/${encodeURIComponent(options.namespace ?? 'default')}`;
     this.base = `${this.namespaceBase}/workflows`;
     this.queryTimeout = options.queryTimeout;
@@ -164,8 +182,13 @@ export class WorkflowClient {
     return (await this.call<{ count: number }>('GET', `/workflow-count?query=${encodeURIComponent(query)}`, undefined, this.namespaceBase)).count;
   }
 
-  /** Starts a workflow; with conflict policy UseExisting the handle may point at an existing run. */
+  /**
+   * Starts a workflow; with conflict policy UseExisting the handle may point at an existing run.
+   * @throws InvalidArgumentError before anything is sent, for a workflow id, type, task queue,
+   *   request id, policy or timeout that breaks its rule (README "Limits")
+   */
   async start(workflowType: string, options: ClientStartOptions): Promise<WorkflowHandle> {
+    this.checkStart(workflowType, options);
     const { runId } = await this.call<{ runId: string }>('POST', '', { ...options, workflowType });
     return this.getHandle(options.workflowId, runId);
   }
@@ -173,17 +196,25 @@ export class WorkflowClient {
   /** Signals the workflow, starting it first if no run is open. */
   async signalWithStart(workflowType: string, options: ClientStartOptions & { signal: string; signalArgs?: readonly unknown[] }): Promise<WorkflowHandle> {
     const { signal, signalArgs, ...start } = options;
+    this.checkStart(workflowType, start);
+    checkIdentifier(signal, 'signal');
     const { runId } = await this.call<{ runId: string }>('POST', `/${encodeURIComponent(options.workflowId)}/signal-with-start`, { ...start, workflowType, signalName: signal, signalArgs: signalArgs ?? [] });
     return this.getHandle(options.workflowId, runId);
   }
 
   /** Starts the workflow unless a run is open and delivers the update to the run in one command; resolves with the update's result. */
-  executeUpdateWithStart<R = unknown>(update: string | UpdateReference<R, never[]>, options: UpdateWithStartOptions): Promise<R> {
+  async executeUpdateWithStart<R = unknown>(update: string | UpdateReference<R, never[]>, options: UpdateWithStartOptions): Promise<R> {
+    this.checkStart(options.workflowType, options);
     return executeUpdateWithStart<R>(this.base, update, options);
   }
 
-  /** A handle on an existing workflow. */
+  /**
+   * A handle on an existing workflow.
+   * @throws InvalidArgumentError for a workflow id or run id that could not be one
+   */
   getHandle(workflowId: string, runId?: string): WorkflowHandle {
+    checkIdentifier(workflowId, 'workflowId');
+    assertValid(optionalIdentifierProblem(runId, 'runId'));
     const path = `/${encodeURIComponent(workflowId)}`;
     const run = runId ? { runId } : {};
     const runQuery = runId ? `?runId=${encodeURIComponent(runId)}` : '';
@@ -191,20 +222,45 @@ export class WorkflowClient {
       workflowId,
       runId,
       ...workflowUpdateMethods(`${this.base}${path}`, workflowId, runId),
-      signal: async (name, ...args) => void (await this.call('POST', `${path}/signals/${encodeURIComponent(name)}`, { ...run, args })),
+      signal: async (name, ...args) => {
+        checkIdentifier(name, 'signalName');
+        await this.call('POST', `${path}/signals/${encodeURIComponent(name)}`, { ...run, args });
+      },
       cancel: async (reason) => void (await this.call('POST', `${path}/cancel`, { ...run, reason })),
       terminate: async (reason) => void (await this.call('POST', `${path}/terminate`, { ...run, reason })),
       describe: () => this.call('GET', `${path}${runQuery}`),
-      reset: async (options) => (await this.call<{ runId: string }>('POST', `${path}/reset`, { ...run, ...options })).runId,
+      reset: async (options) => {
+        assertValid(optionalIdentifierProblem(options.requestId, 'requestId'));
+        return (await this.call<{ runId: string }>('POST', `${path}/reset`, { ...run, ...options })).runId;
+      },
       fetchHistory: async () => (await this.call<{ events: [] }>('GET', `${path}/history${runQuery}`)).events,
-      result: (timeout = '60s', options = {}) =>
-        this.call('GET', `${path}/result?timeout=${encodeURIComponent(timeout)}&followRuns=${options.followRuns ?? true}${runId ? `&runId=${encodeURIComponent(runId)}` : ''}`),
+      result: async (timeout = '60s', options = {}) => this.awaitResult(path, runId, waitOption(timeout, 'timeout'), options.followRuns ?? true),
       query: async <R>(query: string | QueryReference, ...args: unknown[]) => {
         const name = typeof query === 'string' ? query : query.name;
+        checkIdentifier(name, 'queryName');
         const timeout = this.queryTimeout === undefined ? {} : { timeout: this.queryTimeout };
         return (await this.call<{ result: R }>('POST', `${path}/query/${encodeURIComponent(name)}`, { ...run, ...timeout, args })).result;
       },
     };
+  }
+
+  /** Waits up to `timeoutMs` for the run's result, in calls of at most `longPollMs` each. */
+  private async awaitResult<T>(path: string, runId: string | undefined, timeoutMs: number, followRuns: boolean): Promise<WorkflowOutcome<T>> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const waitMs = Math.max(0, Math.min(this.longPollMs, deadline - Date.now()));
+      try {
+        return await this.call('GET', `${path}/result?timeout=${waitMs}ms&followRuns=${followRuns}${runId ? `&runId=${encodeURIComponent(runId)}` : ''}`);
+      } catch (error) {
+        if (!(error instanceof WorkflowClientError && error.code === 'REPLY_TIMEOUT' && Date.now() < deadline)) throw error;
+      }
+    }
+  }
+
+  /** The checks of a start's options, before anything is sent. */
+  private checkStart(workflowType: string, options: ClientStartOptions): void {
+    checkStartTarget({ ...options, namespace: this.namespace, workflowType });
+    for (const field of ['workflowExecutionTimeout', 'workflowRunTimeout', 'workflowTaskTimeout'] as const) optionalDurationOption(options[field], field);
   }
 
   private call<T>(method: string, path: string, body?: unknown, base = this.base): Promise<T> {

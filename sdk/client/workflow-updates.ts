@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { LogbookError } from '../../topics/errors.js';
 import { clientErrorOf, exchangeJson } from './gateway-call.js';
+import { checkIdentifier, waitOption } from './option-rules.js';
 import type { ClientStartOptions } from './workflow-client.js';
 
 /** An update as `defineUpdate` names it in workflow code (only its name is used; the types carry through). */
@@ -34,7 +35,7 @@ export interface UpdateOptions<Args extends unknown[] = unknown[]> {
   readonly args?: Args;
   /** Deduplicates the update (a repeated id gets the same outcome); default a fresh id. */
   readonly updateId?: string;
-  /** How long the gateway waits for the outcome; default 60 s. */
+  /** How long the gateway waits for the outcome; default 60 s, at most 1 h. */
   readonly timeout?: string | number;
 }
 
@@ -78,10 +79,18 @@ function outcome<R>(answer: Answer): R {
 
 const nameOf = (update: string | UpdateReference<unknown, never[]>): string => (typeof update === 'string' ? update : update.name);
 
+/** The checks of an update call before it is sent: its name, its id and how long it waits (at most 1 h). */
+function checkUpdateCall(update: string | UpdateReference<unknown, never[]>, options: { updateId?: string; timeout?: string | number }): void {
+  checkIdentifier(nameOf(update), 'update name');
+  if (options.updateId !== undefined) checkIdentifier(options.updateId, 'updateId');
+  if (options.timeout !== undefined) waitOption(options.timeout, 'timeout');
+}
+
 /** The update methods of the handle on `workflowUrl` (`…/workflows/{id}`), optionally pinned to a run. */
 export function workflowUpdateMethods(workflowUrl: string, workflowId: string, runId: string | undefined): WorkflowUpdateMethods {
   const run = runId ? { runId } : {};
   const send = (update: string | UpdateReference<unknown, never[]>, options: UpdateOptions, waitForStage: string) => {
+    checkUpdateCall(update, options);
     const updateId = options.updateId ?? randomUUID();
     const body = { ...run, args: options.args ?? [], updateId, waitForStage, ...(options.timeout === undefined ? {} : { timeout: options.timeout }) };
     return { updateId, answer: exchange('POST', `${workflowUrl}/update/${encodeURIComponent(nameOf(update))}`, body) };
@@ -98,7 +107,10 @@ export function workflowUpdateMethods(workflowUrl: string, workflowId: string, r
       outcome(accepted);
       return handleOf<R>(updateId, accepted.json.runId ?? runId);
     },
-    getUpdateHandle: <R>(updateId: string) => handleOf<R>(updateId, runId),
+    getUpdateHandle: <R>(updateId: string) => {
+      checkIdentifier(updateId, 'updateId');
+      return handleOf<R>(updateId, runId);
+    },
   } as WorkflowUpdateMethods;
 }
 
@@ -115,6 +127,7 @@ export interface UpdateWithStartOptions<Args extends unknown[] = unknown[]> exte
  * (one command); resolves with the update's result (Temporal's `executeUpdateWithStart`).
  */
 export async function executeUpdateWithStart<R>(workflowsUrl: string, update: string | UpdateReference<R, never[]>, options: UpdateWithStartOptions): Promise<R> {
+  checkUpdateCall(update, options);
   const { updateArgs, updateId, workflowId, ...start } = options;
   const body = { ...start, updateArgs: updateArgs ?? [], updateId: updateId ?? randomUUID(), waitForStage: 'COMPLETED' };
   return outcome<R>(await exchange('POST', `${workflowsUrl}/${encodeURIComponent(workflowId)}/update-with-start/${encodeURIComponent(nameOf(update))}`, body));

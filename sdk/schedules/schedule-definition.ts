@@ -7,6 +7,8 @@
  * @module
  */
 import { CronExpressionError, parseCronExpression } from '../../processors/history/cron-expression.js';
+import { identifierProblem, taskQueueProblem } from '../../topics/validation/name-rules.js';
+import { durationProblem, MAX_DURATION_MS } from '../../topics/validation/value-rules.js';
 import { durationToMs } from '../workflow/duration.js';
 
 /** What to do with an action that comes due while a run the schedule started is still open. */
@@ -188,14 +190,23 @@ function intervalOf(input: unknown, what: string): IntervalSpec {
   return { everyMs, offsetMs };
 }
 
+/** The longest suffix a scheduled run's id adds to the action's workflow id: `-` and the longest RFC 3339 time (of the last date JavaScript holds). */
+const SCHEDULED_ID_SUFFIX = `-${new Date(8.64e15).toISOString()}`;
+
 function actionOf(input: unknown, defaultWorkflowId: string | undefined): ScheduleAction {
   const action = objectAt(input, 'action');
   const workflowId = action.workflowId ?? defaultWorkflowId;
   const memo = action.memo === undefined || action.memo === null ? null : objectAt(action.memo, 'action.memo');
+  const workflowType = stringAt(action.workflowType, 'action.workflowType');
+  const taskQueue = stringAt(action.taskQueue, 'action.taskQueue');
+  const id = stringAt(workflowId, 'action.workflowId');
+  // Each action starts `<workflowId>-<time>`: that id, not only the base, must pass the rule.
+  const invalid = identifierProblem(workflowType, 'action.workflowType') ?? taskQueueProblem(taskQueue, 'action.taskQueue') ?? identifierProblem(`${id}${SCHEDULED_ID_SUFFIX}`, 'action.workflowId (with the time each run adds)');
+  if (invalid) throw new ScheduleDefinitionError(invalid);
   return {
-    workflowType: stringAt(action.workflowType, 'action.workflowType'),
-    taskQueue: stringAt(action.taskQueue, 'action.taskQueue'),
-    workflowId: stringAt(workflowId, 'action.workflowId'),
+    workflowType,
+    taskQueue,
+    workflowId: id,
     args: arrayAt(action.args, 'action.args'),
     workflowExecutionTimeoutMs: optionalDurationAt(action.workflowExecutionTimeout, 'action.workflowExecutionTimeout'),
     workflowRunTimeoutMs: optionalDurationAt(action.workflowRunTimeout, 'action.workflowRunTimeout'),
@@ -243,11 +254,14 @@ function durationAt(value: unknown, what: string, fallback: number | null): numb
     if (fallback === null) throw new ScheduleDefinitionError(`'${what}' is required`);
     return fallback;
   }
+  let ms: number;
   try {
-    return durationToMs(value as string | number, what);
+    ms = durationToMs(value as string | number, what);
   } catch (error) {
     throw new ScheduleDefinitionError((error as Error).message);
   }
+  if (durationProblem(ms, what)) throw new ScheduleDefinitionError(`'${what}': ${JSON.stringify(value)} is ${ms} ms; a duration must be from 0 to 100 years (${MAX_DURATION_MS} ms)`);
+  return ms;
 }
 
 function optionalDurationAt(value: unknown, what: string): number | null {

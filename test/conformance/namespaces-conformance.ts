@@ -97,7 +97,7 @@ export function namespacesConformance(backend: 'kafka' | 'embedded'): void {
 
   test('invalid registrations and updates are refused with 400 naming the problem', async () => {
     const cases: Array<[unknown, RegExp]> = [
-      [{ name: 'has.dot' }, /'name' must be/],
+      [{ name: 'has.dot' }, /name 'has\.dot' may contain only letters, digits, '_' and '-'/],
       [{ name: uniqueName('bad'), retention: 'soon' }, /retention: invalid duration/],
       [{ name: uniqueName('bad'), retention: '10ms' }, /'retention' must be from 1s/],
       [{ name: uniqueName('bad'), startsPerSecond: -1 }, /'startsPerSecond' must be a positive number/],

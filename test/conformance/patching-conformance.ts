@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { engineHistoryFetcher } from '../../gateway/engine-history-fetcher.js';
 import { openRunsLackingPatch } from '../../gateway/patch-listing.js';
+import { scanLocalVisibility } from '../../gateway/shard-coverage.js';
 import { PATCH_SEARCH_ATTRIBUTE, patchOf } from '../../sdk/replay/patch-markers.js';
 import { sideEffectOf } from '../../sdk/replay/side-effect-markers.js';
 import { Worker } from '../../sdk/worker/worker.js';
@@ -59,7 +60,7 @@ export function patchingConformance(backend: 'kafka' | 'embedded'): void {
     const waitForActivities = (id: string, runId: string, count: number) =>
       waitFor(`${id} to complete ${count} activities and wait for its signal`, () => waitingAfterActivities(id, runId, count), 60_000);
     const lackingAudit = async () =>
-      (await openRunsLackingPatch(t.engine.localVisibilityRows(), { namespace: 'default', workflowType: 'audited', patchId: 'add-audit' })).map((r) => r.workflowId);
+      (await openRunsLackingPatch((await scanLocalVisibility(t.engine)).rows, { namespace: 'default', workflowType: 'audited', patchId: 'add-audit' })).map((r) => r.workflowId);
 
     // v1: two runs reach their wait.
     const v1 = await deploy('v1');

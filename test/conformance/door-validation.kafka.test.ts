@@ -1,0 +1,4 @@
+import { describe } from 'node:test';
+import { doorValidationConformance } from './door-validation-conformance.js';
+
+describe('validation at the door on the real Kafka broker', () => doorValidationConformance('kafka'));
