@@ -16,10 +16,13 @@ import { defaultDataConverter } from '../../topics/payload/index.js';
 
 const serde = new SingleObjectSerde();
 
-/** A start command as a client would send it. */
+/**
+ * A start command as a producer writes it — with the names given, even ones no client would send
+ * (the clients refuse them before sending; a producer of its own may not).
+ */
 export function startCommand(namespace: string, workflowId: string, workflowType: string, taskQueue: string): Command {
-  const start = startRequest({ namespace, workflowId, workflowType, taskQueue, args: [] }, defaultDataConverter, 'poison-test');
-  return { requestId: randomUUID(), namespace, workflowId, runId: null, replyTo: null, body: { type: 'StartWorkflowExecution', ...start } };
+  const start = startRequest({ namespace: 'default', workflowId: 'w', workflowType: 'w', taskQueue: 'q', args: [] }, defaultDataConverter, 'poison-test');
+  return { requestId: randomUUID(), namespace, workflowId, runId: null, replyTo: null, body: { type: 'StartWorkflowExecution', ...start, workflowType, taskQueue } };
 }
 
 /** The three starts that once broke shards for good: namespace `a.b`, namespace `..%2F..%2Fetc`, task queue `../../q`. */
