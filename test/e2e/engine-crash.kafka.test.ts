@@ -41,7 +41,7 @@ test(`kill -9 of the engine with ${COUNT} workflows in flight, local store delet
       const histories = await readHistories(log, catalog);
       assert.equal(histories.size, COUNT);
       assertHistoriesExact(histories);
-      assert.match(second.output.join(''), /SHARD \d started/);
+      assert.match(second.output.join(''), /SHARD \d RUNNING/);
     } finally {
       await second.stop();
     }

@@ -77,7 +77,8 @@ if (role === 'workers') {
     shards,
     dataDirectory: env('ENGINE_DATA'),
     endpoint,
-    onShardTransition: (t) => console.log(`SHARD ${transitionLine(t)}`),
+    // `SHARD <n> <STATE> <the move>`: tests read when a shard runs and why one failed.
+    onShardTransition: (t) => console.log(`SHARD ${t.shard} ${t.to} ${transitionLine(t)}`),
     onBatch: (shard, result) => metrics.recordBatch(shard, result),
   });
   server.on('request', createHttpApp({ engine, metrics: metrics.registry, selfEndpoint: endpoint }));
