@@ -115,12 +115,26 @@ export function poisonRecord(kind: PoisonKind, random: SeededRandom, shards: num
 /** A value avsc draws at random from the command schema, framed as the serde frames commands. */
 function randomAvro(random: SeededRandom, shards: number): Omit<PoisonRecord, 'kind'> {
   const type = commandCodec.latest.type;
-  const value = type.random() as unknown as { namespace: string; workflowId: string };
+  const value = drawCommand(type);
   const key = workflowKey(value.namespace, value.workflowId);
   const framed = frameSingleObject(commandCodec.latest.fingerprint, type.toBuffer(value));
   // A random key can hash anywhere; half the time it goes where it belongs, half the time not.
   const partition = random.chance(0.5) ? partitionForKey(key, shards) : random.int(shards);
   return { partition, key: Buffer.from(key), value: framed, note: `avsc Type.random() of the command schema (${JSON.stringify(key).slice(0, 60)})` };
+}
+
+/**
+ * A random value of the command type. The schema is recursive (a failure's cause is a failure), so
+ * avsc's draw now and then recurses past the stack: draw again.
+ */
+function drawCommand(type: typeof commandCodec.latest.type): { namespace: string; workflowId: string } {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return type.random() as unknown as { namespace: string; workflowId: string };
+    } catch (error) {
+      if (!(error instanceof RangeError) || attempt >= 50) throw error;
+    }
+  }
 }
 
 function envelope(namespace: string, workflowId: string, body: CommandBody): Command {
