@@ -23,6 +23,7 @@ test('an answer later than its own wait plus 10 s is a hang, whatever its status
 
 test('no answer from a node killed meanwhile is dropped by the kill; from a live node, a connection error', () => {
   assert.equal(judgeFuzzAnswer(answer({ status: undefined, error: 'ECONNRESET', targetKilled: true }), []), 'dropped-by-kill');
+  assert.equal(judgeFuzzAnswer(answer({ status: undefined, timedOut: true, targetKilled: true, ownWaitMs: 1_000, elapsedMs: 11_500 }), []), 'dropped-by-kill');
   assert.equal(judgeFuzzAnswer(answer({ status: undefined, error: 'ECONNREFUSED' }), []), 'connection-error');
 });
 

@@ -38,6 +38,7 @@ export type FuzzJudgement = 'ok' | 'allowed-503' | 'server-error' | 'hang' | 'ab
 
 /** Judges one answer against the final fault windows. */
 export function judgeFuzzAnswer(answer: FuzzAnswer, windows: readonly FaultWindow[]): FuzzJudgement {
+  if (answer.targetKilled && (answer.timedOut || answer.status === undefined)) return 'dropped-by-kill';
   if (answer.timedOut) return answer.ownWaitMs > WAIT_CAP_MS ? 'abandoned' : 'hang';
   if (answer.status === undefined) return answer.targetKilled ? 'dropped-by-kill' : 'connection-error';
   if (answer.elapsedMs > answer.ownWaitMs + HANG_SLACK_MS) return 'hang';

@@ -1,0 +1,92 @@
+import type { TopicCatalog } from '../../topics/catalog.js';
+import type { Log } from '../../topics/log/log.js';
+import { defaultDataConverter } from '../../topics/payload/index.js';
+import { auditExecutions } from '../bench/execution-audit.js';
+import { CHAOS_PAYLOAD } from './chaos-load.js';
+import type { ChaosFigures } from './chaos-verdict.js';
+import type { FaultInjector } from './fault-injector.js';
+import type { FuzzTally } from './fuzz-tally.js';
+import { auditHistoryTopic } from './history-topic-audit.js';
+import { matchPoison } from './poison-figures.js';
+import type { SentPoison } from './poison-sender.js';
+import { summariseShardFailures, type ShardFailure } from './shard-failures.js';
+import { readDeadLetters, readExecutionLogs, readHistoryTopic } from './topic-readers.js';
+import { workflowOutcomes, type OfferedWorkflow } from './workflow-outcomes.js';
+
+/**
+ * The audit after a chaos run: reads the history topic, the dead-letter topic and the execution
+ * logs, and turns them, with what the harness recorded during the run, into the figures the
+ * verdict checks and the details that are their evidence.
+ */
+
+/** What the harness recorded during the run. */
+export interface RunRecord {
+  readonly log: Log;
+  readonly catalog: TopicCatalog;
+  readonly offered: readonly OfferedWorkflow[];
+  readonly activityLogs: readonly string[];
+  readonly injector: FaultInjector;
+  readonly poison: readonly SentPoison[];
+  readonly fuzz: FuzzTally;
+  readonly fuzzPlanned: number;
+  readonly shardFailures: readonly ShardFailure[];
+  readonly crashes: readonly string[];
+}
+
+/** The figures and their evidence. */
+export interface AuditResult {
+  readonly figures: ChaosFigures;
+  readonly details: Record<string, unknown>;
+}
+
+/** Audits a run. */
+export async function auditRun(run: RunRecord): Promise<AuditResult> {
+  const { catalog } = run;
+  const history = auditHistoryTopic(await readHistoryTopic(run.log, catalog), catalog.shardOf);
+  const outcomes = workflowOutcomes(run.offered, history.runs, 'default', CHAOS_PAYLOAD, defaultDataConverter);
+  const { executions, unreadableLines } = await readExecutionLogs(run.activityLogs);
+  const activities = auditExecutions(outcomes.audited, executions, CHAOS_PAYLOAD);
+  const poison = matchPoison(run.poison, await readDeadLetters(run.log, catalog), catalog.commands);
+  const windows = run.injector.windows();
+  const shardFailures = summariseShardFailures(run.shardFailures, windows);
+  const fuzz = run.fuzz.figures(windows);
+  const h = history.audit;
+  const figures: ChaosFigures = {
+    workflows: outcomes.figures,
+    history: { records: h.records, events: h.events, runs: h.runs, duplicatedEvents: h.duplicatedEvents, gappedRuns: h.gappedRuns, keyMismatches: h.keyMismatches, wrongShard: h.wrongShard, undecodable: h.undecodable },
+    activities: {
+      completed: activities.completedActivities,
+      executions: activities.executions,
+      rerunsBeforeCompletion: activities.rerunsBeforeCompletion,
+      rerunsAfterCompletion: activities.rerunsAfterCompletion.length,
+      completedWithoutExecution: activities.completedWithoutExecution,
+    },
+    kills: run.injector.figures(),
+    poison: poison.figures,
+    fuzz: { ...fuzz, planned: run.fuzzPlanned },
+    shardFailures: { total: shardFailures.total, byCause: shardFailures.byCause, byKind: shardFailures.byKind },
+    crashes: run.crashes,
+  };
+  const details = {
+    workflowProblems: outcomes.problems,
+    history: { duplicates: h.duplicates, gaps: h.gaps, keyMismatches: h.keyMismatchExamples, wrongShard: h.wrongShardExamples, undecodable: h.undecodableExamples, tombstones: h.tombstones },
+    activities: { rerunsAfterCompletion: activities.rerunsAfterCompletion.slice(0, 50), completedWithoutExecution: activities.completedWithoutExecution, executionsOfUnscheduledActivities: activities.executionsOfUnscheduledActivities, unreadableExecutionLogLines: unreadableLines },
+    kills: run.injector.details(),
+    faultWindows: windows,
+    shardFailures: { shardsByCause: shardFailures.shardsByCause, groups: shardFailures.groups.slice(0, 200), lastPoisonBeforeFirstFailure: lastPoisonBefore(shardFailures.groups, run.poison) },
+    poison: { sent: run.poison, notDeadLettered: poison.notDeadLettered, deadLetterCodes: poison.codes, deadLettered: poison.matched },
+    fuzz: { byStatus: fuzz.byStatus, byJudgement: fuzz.byJudgement, serverErrorsByKind: fuzz.serverErrorsByKind, examples: fuzz.examples, slowest: fuzz.slowest },
+  };
+  return { figures, details };
+}
+
+/** For each shard that failed for an input, the last poison record sent to it before its first such failure. */
+function lastPoisonBefore(groups: ReturnType<typeof summariseShardFailures>['groups'], poison: readonly SentPoison[]): Record<string, SentPoison | null> {
+  const out: Record<string, SentPoison | null> = {};
+  for (const g of groups.filter((x) => x.cause === 'input')) {
+    const key = `${g.node} shard ${g.shard}`;
+    if (key in out) continue;
+    out[key] = [...poison].reverse().find((p) => p.partition === g.shard && p.sentAt <= g.firstAt && p.offset !== null) ?? null;
+  }
+  return out;
+}

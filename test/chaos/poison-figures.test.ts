@@ -1,0 +1,25 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { matchPoison, type DeadLetter } from './poison-figures.js';
+import type { SentPoison } from './poison-sender.js';
+
+const sent = (kind: SentPoison['kind'], partition: number, offset: number | null): SentPoison => ({ kind, note: kind, partition, offset, sentAt: 0, keyBytes: 1, valueBytes: 1, ...(offset === null ? { error: 'MESSAGE_TOO_LARGE' } : {}) });
+const letter = (sourcePartition: number, sourceOffset: number, code = 'DECODE_UNKNOWN_FORMAT', sourceTopic = 'p.commands'): DeadLetter => ({ offset: 0, code, reason: 'r', sourceTopic, sourcePartition, sourceOffset, valueBytes: 1 });
+
+test('a dead letter naming the position of a poison record counts for that record and its kind', () => {
+  const poison = [sent('random-bytes', 1, 10), sent('random-bytes', 2, 11), sent('namespace-dot', 3, 12)];
+  const { figures, notDeadLettered, codes, matched } = matchPoison(poison, [letter(1, 10), letter(3, 12, 'InvalidArgument')], 'p.commands');
+  assert.deepEqual(figures, { sent: 3, failedToSend: 0, deadLettered: 2, byKind: { 'random-bytes': { sent: 2, deadLettered: 1 }, 'namespace-dot': { sent: 1, deadLettered: 1 } }, otherDeadLetters: 0 });
+  assert.deepEqual(notDeadLettered.map((p) => p.offset), [11]);
+  assert.deepEqual(codes, { DECODE_UNKNOWN_FORMAT: 1, InvalidArgument: 1 });
+  assert.deepEqual(matched.map((m) => m.kind), ['random-bytes', 'namespace-dot']);
+});
+
+test('records Kafka refused are not counted as sent, and dead letters of other inputs or topics are counted apart', () => {
+  const poison = [sent('random-3mb', 0, null), sent('empty-key', 0, 5)];
+  const { figures } = matchPoison(poison, [letter(0, 5), letter(0, 6), letter(0, 5, 'X', 'p.commands.internal')], 'p.commands');
+  assert.equal(figures.sent, 1);
+  assert.equal(figures.failedToSend, 1);
+  assert.equal(figures.deadLettered, 1);
+  assert.equal(figures.otherDeadLetters, 2);
+});

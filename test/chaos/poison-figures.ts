@@ -1,0 +1,63 @@
+import type { PoisonFigures } from './chaos-verdict.js';
+import type { SentPoison } from './poison-sender.js';
+
+/**
+ * Which poison records were dead-lettered: a dead letter names the topic, partition and offset of
+ * the input it replaces (topics/dead-letter.ts), so each is matched to the record the harness sent
+ * there. Dead letters of other inputs (the fuzz's, the workload's) are counted apart.
+ */
+
+/** One record of the dead-letter topic, as the audit reads it. */
+export interface DeadLetter {
+  readonly offset: number;
+  readonly code: string;
+  readonly reason: string;
+  readonly sourceTopic: string;
+  readonly sourcePartition: number | null;
+  readonly sourceOffset: number | null;
+  readonly valueBytes: number;
+}
+
+/** The figures, and the poison records that were neither refused by Kafka nor dead-lettered (applied or ignored by the engine). */
+export interface PoisonMatch {
+  readonly figures: PoisonFigures;
+  readonly notDeadLettered: readonly SentPoison[];
+  /** Dead-letter codes and how often each came, over all dead letters. */
+  readonly codes: Readonly<Record<string, number>>;
+  /** Dead letters of the harness's poison, with the kind of record each replaces (first 100). */
+  readonly matched: ReadonlyArray<DeadLetter & { readonly kind: string }>;
+}
+
+/** Matches the dead letters to the poison the harness sent into `commandsTopic`. */
+export function matchPoison(sent: readonly SentPoison[], letters: readonly DeadLetter[], commandsTopic: string): PoisonMatch {
+  const bySource = new Map<string, DeadLetter>();
+  const codes: Record<string, number> = {};
+  for (const letter of letters) {
+    codes[letter.code] = (codes[letter.code] ?? 0) + 1;
+    if (letter.sourceTopic === commandsTopic) bySource.set(`${letter.sourcePartition}/${letter.sourceOffset}`, letter);
+  }
+  const byKind: Record<string, { sent: number; deadLettered: number }> = {};
+  const notDeadLettered: SentPoison[] = [];
+  const matched: Array<DeadLetter & { kind: string }> = [];
+  let deadLettered = 0;
+  for (const poison of sent) {
+    const kind = (byKind[poison.kind] ??= { sent: 0, deadLettered: 0 });
+    if (poison.offset === null) continue;
+    kind.sent++;
+    const letter = bySource.get(`${poison.partition}/${poison.offset}`);
+    if (!letter) {
+      notDeadLettered.push(poison);
+      continue;
+    }
+    kind.deadLettered++;
+    deadLettered++;
+    if (matched.length < 100) matched.push({ ...letter, kind: poison.kind });
+  }
+  const accepted = sent.filter((p) => p.offset !== null).length;
+  return {
+    figures: { sent: accepted, failedToSend: sent.length - accepted, deadLettered, byKind, otherDeadLetters: letters.length - deadLettered },
+    notDeadLettered,
+    codes,
+    matched,
+  };
+}
