@@ -7,7 +7,7 @@ import type { ChaosFigures } from './chaos-verdict.js';
 import type { FaultInjector } from './fault-injector.js';
 import type { FuzzTally } from './fuzz-tally.js';
 import { auditHistoryTopic } from './history-topic-audit.js';
-import { matchPoison } from './poison-figures.js';
+import { matchPoison, suspectPoison } from './poison-figures.js';
 import type { SentPoison } from './poison-sender.js';
 import { summariseShardFailures, type ShardFailure } from './shard-failures.js';
 import { readDeadLetters, readExecutionLogs, readHistoryTopic } from './topic-readers.js';
@@ -73,20 +73,9 @@ export async function auditRun(run: RunRecord): Promise<AuditResult> {
     activities: { rerunsAfterCompletion: activities.rerunsAfterCompletion.slice(0, 50), completedWithoutExecution: activities.completedWithoutExecution, executionsOfUnscheduledActivities: activities.executionsOfUnscheduledActivities, unreadableExecutionLogLines: unreadableLines },
     kills: run.injector.details(),
     faultWindows: windows,
-    shardFailures: { shardsByCause: shardFailures.shardsByCause, groups: shardFailures.groups.slice(0, 200), lastPoisonBeforeFirstFailure: lastPoisonBefore(shardFailures.groups, run.poison) },
+    shardFailures: { shardsByCause: shardFailures.shardsByCause, groups: shardFailures.groups.slice(0, 200), suspectPoison: suspectPoison(shardFailures.groups, run.poison) },
     poison: { sent: run.poison, notDeadLettered: poison.notDeadLettered, deadLetterCodes: poison.codes, deadLettered: poison.matched },
     fuzz: { byStatus: fuzz.byStatus, byJudgement: fuzz.byJudgement, serverErrorsByKind: fuzz.serverErrorsByKind, examples: fuzz.examples, slowest: fuzz.slowest },
   };
   return { figures, details };
-}
-
-/** For each shard that failed for an input, the last poison record sent to it before its first such failure. */
-function lastPoisonBefore(groups: ReturnType<typeof summariseShardFailures>['groups'], poison: readonly SentPoison[]): Record<string, SentPoison | null> {
-  const out: Record<string, SentPoison | null> = {};
-  for (const g of groups.filter((x) => x.cause === 'input')) {
-    const key = `${g.node} shard ${g.shard}`;
-    if (key in out) continue;
-    out[key] = [...poison].reverse().find((p) => p.partition === g.shard && p.sentAt <= g.firstAt && p.offset !== null) ?? null;
-  }
-  return out;
 }

@@ -122,7 +122,7 @@ export class FaultInjector {
   private async killEngine(target: ChaosProcess): Promise<void> {
     const { plan } = this;
     const survivors = () => plan.engines.filter((e) => e !== target && e.up).map((e) => e.endpoint!);
-    const shards = (await ownedShards(target.endpoint!)) ?? [];
+    const shards = await shardsOf(target, plan.engines.filter((e) => e !== target && e.up), plan.probeIds.length);
     const record: KillRecord = { kind: 'engine-kill', target: target.name, killedAt: Date.now(), restartedAt: null, recoveredAt: null, shards };
     this.kills.push(record);
     await target.kill9();
@@ -157,6 +157,18 @@ export class FaultInjector {
       plan.log(`${target} did not start again: ${(error as Error).message.split('\n')[0]}`);
     }
   }
+}
+
+/**
+ * The shards `target` owns, from its /healthz; when it lists none (a node whose shards all failed
+ * drops them from the list) or does not answer, every shard the other nodes do not list: the
+ * shards that will need a new owner once it is gone.
+ */
+async function shardsOf(target: ChaosProcess, others: readonly ChaosProcess[], shardCount: number): Promise<number[]> {
+  const own = await ownedShards(target.endpoint!);
+  if (own && own.length > 0) return own;
+  const theirs = new Set((await Promise.all(others.map((o) => ownedShards(o.endpoint!)))).flatMap((s) => s ?? []));
+  return Array.from({ length: shardCount }, (_, s) => s).filter((s) => !theirs.has(s));
 }
 
 function sleep(ms: number): Promise<void> {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { matchPoison, type DeadLetter } from './poison-figures.js';
+import { matchPoison, suspectPoison, type DeadLetter } from './poison-figures.js';
+import type { FailureGroup } from './shard-failures.js';
 import type { SentPoison } from './poison-sender.js';
 
 const sent = (kind: SentPoison['kind'], partition: number, offset: number | null): SentPoison => ({ kind, note: kind, partition, offset, sentAt: 0, keyBytes: 1, valueBytes: 1, ...(offset === null ? { error: 'MESSAGE_TOO_LARGE' } : {}) });
@@ -22,4 +23,20 @@ test('records Kafka refused are not counted as sent, and dead letters of other i
   assert.equal(figures.failedToSend, 1);
   assert.equal(figures.deadLettered, 1);
   assert.equal(figures.otherDeadLetters, 2);
+});
+
+test('a shard failure is pinned on the last poison sent to its partition before it whose kind fits the message', () => {
+  const at = (kind: SentPoison['kind'], partition: number, sentAt: number): SentPoison => ({ ...sent(kind, partition, sentAt), sentAt });
+  const poison = [at('namespace-dot', 2, 100), at('random-bytes', 2, 200), at('namespace-dot', 3, 150), at('task-queue-traversal', 4, 500)];
+  const group = (shard: number, message: string, firstAt: number, cause: FailureGroup['cause'] = 'input'): FailureGroup => ({ node: 'engine-1', shard, kind: 'corrupted', cause, message, count: 9, firstAt, lastAt: firstAt + 1 });
+  const suspects = suspectPoison([
+    group(2, "namespace 'a.b' may contain only letters", 300),
+    group(4, "task queue '../../q' may contain only letters", 400),
+    group(5, 'Maximum call stack size exceeded', 600),
+    group(6, 'fenced', 600, 'fault'),
+  ], poison);
+  assert.equal(suspects['engine-1 shard 2']?.suspect?.sentAt, 100, 'the random bytes sent later to shard 2 do not name a namespace');
+  assert.equal(suspects['engine-1 shard 4']?.suspect, null, 'the only fitting poison came after the failure: the fuzz, or another input');
+  assert.equal(suspects['engine-1 shard 5']?.suspect, null);
+  assert.equal('engine-1 shard 6' in suspects, false, 'only failures caused by an input are pinned');
 });

@@ -1,5 +1,7 @@
 import type { PoisonFigures } from './chaos-verdict.js';
+import type { PoisonKind } from './poison-records.js';
 import type { SentPoison } from './poison-sender.js';
+import type { FailureGroup } from './shard-failures.js';
 
 /**
  * Which poison records were dead-lettered: a dead letter names the topic, partition and offset of
@@ -60,4 +62,30 @@ export function matchPoison(sent: readonly SentPoison[], letters: readonly DeadL
     codes,
     matched,
   };
+}
+
+/** Failure messages that name what a poison kind carries; other messages could come from any kind. */
+const MESSAGE_KINDS: ReadonlyArray<readonly [RegExp, readonly PoisonKind[]]> = [
+  [/namespace 'a\.b'/, ['namespace-dot']],
+  [/namespace '\.\.%2F\.\.%2Fetc'/, ['namespace-traversal']],
+  [/task queue '\.\.\/\.\.\/q'/, ['task-queue-traversal']],
+  [/bytes, over the limit|too large|larger than/, ['random-3mb', 'oversized-payload', 'huge-key']],
+];
+
+/**
+ * For each node and shard that failed for an input, the poison record that most likely did it: the
+ * last one sent to that partition before the first such failure whose kind fits the message (a
+ * refused name names it). Null when none fits: the input came from elsewhere (the HTTP fuzz sends
+ * the same hostile names through the gateway) or was one nobody foresaw.
+ */
+export function suspectPoison(groups: readonly FailureGroup[], poison: readonly SentPoison[]): Record<string, { readonly message: string; readonly suspect: SentPoison | null }> {
+  const out: Record<string, { message: string; suspect: SentPoison | null }> = {};
+  for (const group of groups) {
+    const key = `${group.node} shard ${group.shard}`;
+    if (group.cause !== 'input' || key in out) continue;
+    const kinds = MESSAGE_KINDS.find(([pattern]) => pattern.test(group.message))?.[1];
+    const fits = (p: SentPoison) => p.partition === group.shard && p.sentAt <= group.firstAt && p.offset !== null && (!kinds || kinds.includes(p.kind));
+    out[key] = { message: group.message, suspect: [...poison].reverse().find(fits) ?? null };
+  }
+  return out;
 }

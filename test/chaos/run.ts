@@ -29,7 +29,7 @@ import { runFuzz } from './fuzz-runner.js';
 import { sendPoison, type SentPoison } from './poison-sender.js';
 import { seededRandom } from './seeded-random.js';
 import { probeIds } from './shard-probe.js';
-import type { ShardFailure } from './shard-failures.js';
+import { summariseShardFailures, type ShardFailure } from './shard-failures.js';
 
 const settings = parseSettings();
 const began = Date.now();
@@ -44,6 +44,8 @@ const shardFailures: ShardFailure[] = [];
 const crashes: string[] = [];
 const poison: SentPoison[] = [];
 const fuzz = new FuzzTally();
+/** Requests in flight at once: enough that requests waiting out their own timeouts (or hanging) do not stall the fuzz. */
+const FUZZ_CONCURRENCY = 64;
 
 log(`chaos run: ${JSON.stringify(settings)}; topic prefix ${prefix}; logs in ${logDir}`);
 const dataDir = await mkdtemp(join(tmpdir(), 'logbook-chaos-'));
@@ -84,15 +86,15 @@ async function runAndAudit(c: ChaosCluster): Promise<number> {
   const progress = () => {
     const k = injector.counts();
     const z = fuzz.provisional(injector.windows());
-    const input = shardFailures.length;
-    log(`${Math.round((Date.now() - begin) / 1000)} s: started ${load.confirmed()}/${load.offered()} of ${settings.workflows}, completed ${load.completed()}, kills ${k.engine} engine + ${k.broker} broker, poison ${poison.length}/${settings.poison}, fuzz ${fuzz.count}/${settings.fuzz} (5xx ${z.serverErrors}, hangs ${z.hangs}), shard failures ${input}`);
+    const failed = summariseShardFailures(shardFailures, injector.windows());
+    log(`${Math.round((Date.now() - begin) / 1000)} s: started ${load.confirmed()}/${load.offered()} of ${settings.workflows}, completed ${load.completed()}, kills ${k.engine} engine + ${k.broker} broker, poison ${poison.length}/${settings.poison}, fuzz ${fuzz.count}/${settings.fuzz} (5xx ${z.serverErrors}, hangs ${z.hangs}), shard failures ${failed.total} (input ${failed.byCause.input})`);
   };
   const ticker = setInterval(progress, 5_000);
   const running = [
     load.offer(),
     injector.run(),
     sendPoison({ brokers: c.kafka.brokers, topic: catalog.commands, shards: settings.shards, count: settings.poison, random: seededRandom(settings.seed + 1), begin, until, isStopped: () => stopped, onSent: (p) => void poison.push(p) }),
-    runFuzz({ planned: settings.fuzz, random, engines: c.engines, begin, until, deadline, concurrency: 16, tally: fuzz, isStopped: () => stopped }),
+    runFuzz({ planned: settings.fuzz, random, engines: c.engines, begin, until, deadline, concurrency: FUZZ_CONCURRENCY, tally: fuzz, isStopped: () => stopped }),
   ];
   await running[0];
   // Every planned fault happens, one at a time, even when a slow recovery pushed it past the arrivals.

@@ -27,6 +27,7 @@ test('a Kafka error is a fault inside a kill window and unexplained outside it; 
   const windows = [{ kind: 'broker-kill' as const, target: 'broker-2', from: 1_000, to: 2_000 }];
   assert.equal(failureCause('KafkaJSProtocolError: fenced by a newer owner', 1_500, windows), 'fault');
   assert.equal(failureCause('Connection timeout', 5_000, windows), 'unexplained');
+  assert.equal(failureCause('Consumer group was not initialized, consumer#run must be called first', 1_500, windows), 'fault');
   assert.equal(failureCause('something nobody foresaw', 1_500, windows), 'input');
 });
 

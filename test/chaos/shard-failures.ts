@@ -30,7 +30,7 @@ const ORDINARY = new Set(['started', 'stopped', 'created', 'restoring', 'running
 /** Messages that name a bad input, even when Kafka raised them (a dead letter larger than the record limit). */
 const INPUT_SIGNATURES = /may contain only|DECODE_[A-Z_]+|ENCODE_[A-Z_]+|larger than the max message size|MESSAGE_TOO_LARGE|RECORD_TOO_LARGE|too large|Maximum call stack|Cannot read propert|is not a function|is not iterable|TypeError|RangeError|SyntaxError/;
 /** Messages of the Kafka client and broker: fencing, connections, leadership, coordinators, transactions. */
-const KAFKA_SIGNATURES = /kafkajs|fenced|PRODUCER_FENCED|INVALID_PRODUCER_EPOCH|producer epoch|NOT_LEADER|leader|coordinator|CONCURRENT_TRANSACTIONS|ongoing transaction|ECONNREFUSED|ECONNRESET|EPIPE|connection|socket|disconnected|timed out|timeout|broker|does not host|UNKNOWN_TOPIC|NOT_ENOUGH_REPLICAS|in-sync replicas|rebalanc|transactional|outcome is unknown|OUT_OF_ORDER_SEQUENCE|INVALID_TXN_STATE/i;
+const KAFKA_SIGNATURES = /kafkajs|consumer group|consumer#run|fenced|PRODUCER_FENCED|INVALID_PRODUCER_EPOCH|producer epoch|NOT_LEADER|leader|coordinator|CONCURRENT_TRANSACTIONS|ongoing transaction|ECONNREFUSED|ECONNRESET|EPIPE|connection|socket|disconnected|timed out|timeout|broker|does not host|UNKNOWN_TOPIC|NOT_ENOUGH_REPLICAS|in-sync replicas|rebalanc|transactional|outcome is unknown|OUT_OF_ORDER_SEQUENCE|INVALID_TXN_STATE/i;
 
 /** Parses one output line; undefined for a line that is not a shard event. */
 export function parseShardEventLine(line: string): ShardEventLine | undefined {
