@@ -9,7 +9,7 @@ import type { FuzzTally } from './fuzz-tally.js';
 import { auditHistoryTopic } from './history-topic-audit.js';
 import { matchPoison, suspectPoison } from './poison-figures.js';
 import type { SentPoison } from './poison-sender.js';
-import { summariseShardFailures, type ShardFailure } from './shard-failures.js';
+import { summariseShardFailures, takeoverTimes, type ShardFailure, type TimedShardEvent } from './shard-failures.js';
 import { readDeadLetters, readExecutionLogs, readHistoryTopic } from './topic-readers.js';
 import { workflowOutcomes, type OfferedWorkflow } from './workflow-outcomes.js';
 
@@ -30,6 +30,8 @@ export interface RunRecord {
   readonly fuzz: FuzzTally;
   readonly fuzzPlanned: number;
   readonly shardFailures: readonly ShardFailure[];
+  /** Every `started` shard event of the run. */
+  readonly shardStarts: readonly TimedShardEvent[];
   readonly crashes: readonly string[];
 }
 
@@ -71,7 +73,8 @@ export async function auditRun(run: RunRecord): Promise<AuditResult> {
     workflowProblems: outcomes.problems,
     history: { duplicates: h.duplicates, gaps: h.gaps, keyMismatches: h.keyMismatchExamples, wrongShard: h.wrongShardExamples, undecodable: h.undecodableExamples, tombstones: h.tombstones },
     activities: { rerunsAfterCompletion: activities.rerunsAfterCompletion.slice(0, 50), completedWithoutExecution: activities.completedWithoutExecution, executionsOfUnscheduledActivities: activities.executionsOfUnscheduledActivities, unreadableExecutionLogLines: unreadableLines },
-    kills: run.injector.details(),
+    // Takeover: the kill until a node printed `started` for the shard (session timeout, rebalance, fencing, restore).
+    kills: run.injector.details().map((k) => (k.shards ? { ...k, startedAgainAfterMs: takeoverTimes(k.killedAt, k.shards, run.shardStarts) } : k)),
     faultWindows: windows,
     shardFailures: { shardsByCause: shardFailures.shardsByCause, groups: shardFailures.groups.slice(0, 200), suspectPoison: suspectPoison(shardFailures.groups, run.poison) },
     poison: { sent: run.poison, notDeadLettered: poison.notDeadLettered, deadLetterCodes: poison.codes, deadLettered: poison.matched },

@@ -5,7 +5,7 @@ import { Kafka, logLevel } from 'kafkajs';
 import { startKafka, type RunningKafka } from '../kafka/broker.js';
 import { freePorts } from '../kafka/config.js';
 import { ChaosProcess, engineEnv, workerEnv, type ProcessContext } from './chaos-processes.js';
-import type { ShardFailure } from './shard-failures.js';
+import type { ShardFailure, TimedShardEvent } from './shard-failures.js';
 
 /**
  * The cluster of a chaos run: three Kafka brokers (RF 3, min ISR 2), two engine nodes without
@@ -41,6 +41,7 @@ export interface ClusterPlan {
   readonly logDir: string;
   readonly log: (line: string) => void;
   readonly onShardFailure: (failure: ShardFailure) => void;
+  readonly onShardEvent: (event: TimedShardEvent) => void;
   readonly onCrash: (description: string) => void;
 }
 
@@ -55,6 +56,7 @@ export async function startChaosCluster(plan: ClusterPlan): Promise<ChaosCluster
     replicationFactor: REPLICATION_FACTOR,
     logDir: plan.logDir,
     onShardFailure: plan.onShardFailure,
+    onShardEvent: plan.onShardEvent,
     onCrash: plan.onCrash,
   };
   const ports = await freePorts(ENGINE_NODES);

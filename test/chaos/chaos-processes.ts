@@ -1,7 +1,7 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { startEngineProcess, type EngineProcess } from '../support/engine-process.js';
-import { isShardFailure, parseShardEventLine, type ShardFailure } from './shard-failures.js';
+import { isShardFailure, parseShardEventLine, type ShardFailure, type TimedShardEvent } from './shard-failures.js';
 
 /**
  * The engine nodes and worker processes of a chaos run, each a child process
@@ -19,6 +19,8 @@ export interface ProcessContext {
   /** Where each process's log file goes. */
   readonly logDir: string;
   readonly onShardFailure: (failure: ShardFailure) => void;
+  /** Every shard event, failures included (the harness times takeovers with the `started` ones). */
+  readonly onShardEvent?: (event: TimedShardEvent) => void;
   readonly onCrash: (description: string) => void;
 }
 
@@ -101,7 +103,9 @@ export class ChaosProcess {
       this.log.write(`${new Date(at).toISOString()} ${line}\n`);
       this.lastLines = [...this.lastLines.slice(-19), line];
       const event = parseShardEventLine(line);
-      if (event && isShardFailure(event)) this.context.onShardFailure({ ...event, at, node: this.name });
+      if (!event) continue;
+      this.context.onShardEvent?.({ ...event, at, node: this.name });
+      if (isShardFailure(event)) this.context.onShardFailure({ ...event, at, node: this.name });
     }
   }
 

@@ -121,7 +121,9 @@ export function chaosVerdict(f: ChaosFigures): ChaosVerdict {
   held('shard failures caused by a bad input', s.byCause.input, s.byCause.input === 0);
   const z = f.fuzz;
   held('fuzz requests', `${z.requests} of ${z.planned}`, z.requests >= z.planned, `the fuzz sent ${z.requests} of its ${z.planned} requests`);
-  held('fuzz 5xx (other than 503 + Retry-After in a failover)', z.serverErrors, z.serverErrors === 0);
+  const byStatus = Object.entries(z.serverErrorsByStatus).map(([status, n]) => `${status}: ${n}`).join(', ');
+  const asAsked = z.timeoutsAsAsked ? `; ${z.timeoutsAsAsked} of the 504s answered a short timeout the request asked for` : '';
+  held('fuzz 5xx (other than 503 + Retry-After in a failover)', z.serverErrors ? `${z.serverErrors} (${byStatus}${asAsked})` : 0, z.serverErrors === 0, `fuzz 5xx (other than 503 + Retry-After in a failover): ${z.serverErrors} (${byStatus}${asAsked})`);
   held('fuzz 503 + Retry-After during a failover', z.byJudgement['allowed-503'], undefined);
   held('fuzz hangs (slower than its own wait + 10 s)', z.hangs, z.hangs === 0);
   held('processes that exited on their own', f.crashes.length, f.crashes.length === 0, `processes exited on their own: ${f.crashes.join('; ')}`);

@@ -107,12 +107,13 @@ export class FaultInjector {
   }
 
   /** Per-kill detail for the JSON result: when each shard was first served, and each change the probes saw (ms after the kill). */
-  details(): Array<KillFigure & { firstServedAfterMs?: Record<number, number>; probes?: Array<{ afterMs: number; gateway: string; served: readonly number[] }> }> {
+  details(): Array<KillFigure & { killedAt: number; firstServedAfterMs?: Record<number, number>; probes?: Array<{ afterMs: number; gateway: string; served: readonly number[] }> }> {
     return this.figures().map((f, i) => {
       const k = this.kills[i]!;
-      if (!k.firstServed) return f;
+      if (!k.firstServed) return { ...f, killedAt: k.killedAt };
       return {
         ...f,
+        killedAt: k.killedAt,
         firstServedAfterMs: Object.fromEntries(Object.entries(k.firstServed).map(([s, t]) => [s, t - k.killedAt])),
         probes: (k.timeline ?? []).map((c) => ({ afterMs: c.at - k.killedAt, gateway: c.gateway, served: c.served })),
       };

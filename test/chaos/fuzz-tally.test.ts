@@ -41,5 +41,15 @@ test('the tally counts every status and judges only the suspects, with examples 
   assert.equal(figures.serverErrors, 2);
   assert.deepEqual(figures.serverErrorsByKind, { '500 INTERNAL on GET list': 1, '503 - on GET describe': 1 });
   assert.deepEqual(figures.examples.map((e) => e.status), [500, 503, 503], 'the failures and the allowed 503, as evidence');
+  assert.deepEqual(figures.serverErrorsByStatus, { 500: 1, 503: 1 });
   assert.deepEqual(tally.provisional([]), { serverErrors: 3, hangs: 0 });
+});
+
+test('a 504 for a result that did not come within the short timeout the request asked for is counted, and shown apart', () => {
+  const tally = new FuzzTally();
+  tally.add(answer({ route: 'GET result', ownWaitMs: 1_000, elapsedMs: 1_050, status: 504, bodySample: '{"code":"REPLY_TIMEOUT","message":"no reply"}' }));
+  tally.add(answer({ route: 'hostile path', ownWaitMs: 60_000, elapsedMs: 30_000, status: 504, bodySample: '{"code":"REPLY_TIMEOUT","message":"no reply"}' }));
+  const figures = tally.figures([]);
+  assert.equal(figures.serverErrors, 2);
+  assert.equal(figures.timeoutsAsAsked, 1);
 });

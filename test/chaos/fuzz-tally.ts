@@ -55,6 +55,14 @@ export interface FuzzFigures {
   /** 5xx that are not an allowed 503, by status, code and route. */
   readonly serverErrorsByKind: Readonly<Record<string, number>>;
   readonly serverErrors: number;
+  /** The same 5xx by status alone. */
+  readonly serverErrorsByStatus: Readonly<Record<string, number>>;
+  /**
+   * 504s of requests that asked for a short wait and got it (a result, update or query that did not
+   * come within the request's own timeout): counted as 5xx, shown apart because the remedy is the
+   * answer's status, not a bug behind it.
+   */
+  readonly timeoutsAsAsked: number;
   readonly hangs: number;
   /** The first answers of each failing judgement, as evidence. */
   readonly examples: readonly FuzzAnswer[];
@@ -63,6 +71,8 @@ export interface FuzzFigures {
 }
 
 const EXAMPLES_PER_KIND = 5;
+/** Requests whose wait the generator could not know are given the longest route default (http-fuzz.ts): not "as asked". */
+const UNKNOWN_WAIT = 60_000;
 
 /**
  * Counts answers as they come: every status, and the answers that may fail (5xx, network errors,
@@ -96,6 +106,8 @@ export class FuzzTally {
   figures(windows: readonly FaultWindow[]): FuzzFigures {
     const byJudgement: Record<FuzzJudgement, number> = { ok: this.requests - this.suspects.length, 'allowed-503': 0, 'server-error': 0, hang: 0, abandoned: 0, 'dropped-by-kill': 0, 'connection-error': 0 };
     const serverErrorsByKind: Record<string, number> = {};
+    const serverErrorsByStatus: Record<string, number> = {};
+    let timeoutsAsAsked = 0;
     const examples: FuzzAnswer[] = [];
     const shown: Record<string, number> = {};
     for (const answer of this.suspects) {
@@ -104,11 +116,16 @@ export class FuzzTally {
       if (judgement === 'server-error') {
         const kind = `${answer.status} ${codeOf(answer.bodySample)} on ${answer.route}`;
         serverErrorsByKind[kind] = (serverErrorsByKind[kind] ?? 0) + 1;
+        serverErrorsByStatus[String(answer.status)] = (serverErrorsByStatus[String(answer.status)] ?? 0) + 1;
+        if (answer.status === 504 && answer.ownWaitMs < UNKNOWN_WAIT && /TIMEOUT/.test(codeOf(answer.bodySample))) timeoutsAsAsked++;
       }
       const bucket = judgement === 'server-error' ? `${judgement} ${answer.status} ${codeOf(answer.bodySample)}` : judgement;
       if (judgement !== 'ok' && (shown[bucket] = (shown[bucket] ?? 0) + 1) <= EXAMPLES_PER_KIND) examples.push(answer);
     }
-    return { requests: this.requests, byStatus: this.byStatus, byJudgement, serverErrorsByKind, serverErrors: byJudgement['server-error'], hangs: byJudgement.hang, examples, slowest: this.slowest };
+    return {
+      requests: this.requests, byStatus: this.byStatus, byJudgement, serverErrorsByKind, serverErrors: byJudgement['server-error'], serverErrorsByStatus, timeoutsAsAsked,
+      hangs: byJudgement.hang, examples, slowest: this.slowest,
+    };
   }
 }
 

@@ -29,7 +29,7 @@ import { runFuzz } from './fuzz-runner.js';
 import { sendPoison, type SentPoison } from './poison-sender.js';
 import { seededRandom } from './seeded-random.js';
 import { probeIds } from './shard-probe.js';
-import { summariseShardFailures, type ShardFailure } from './shard-failures.js';
+import { summariseShardFailures, type ShardFailure, type TimedShardEvent } from './shard-failures.js';
 
 const settings = parseSettings();
 const began = Date.now();
@@ -41,6 +41,7 @@ const log = (line: string) => console.log(`[${new Date().toISOString().slice(11,
 const prefix = `chaos_${began.toString(36)}`;
 const catalog = topicCatalog({ prefix, shards: settings.shards, replicationFactor: REPLICATION_FACTOR });
 const shardFailures: ShardFailure[] = [];
+const shardStarts: TimedShardEvent[] = [];
 const crashes: string[] = [];
 const poison: SentPoison[] = [];
 const fuzz = new FuzzTally();
@@ -55,6 +56,7 @@ try {
   cluster = await startChaosCluster({
     prefix, shards: settings.shards, workerProcesses: settings.workerProcesses, dataDir, logDir, log,
     onShardFailure: (f) => void shardFailures.push(f),
+    onShardEvent: (e) => void (e.kind === 'started' && shardStarts.push(e)),
     onCrash: (c) => {
       crashes.push(c);
       log(`CRASH ${c}`);
@@ -107,7 +109,7 @@ async function runAndAudit(c: ChaosCluster): Promise<number> {
   await Promise.all(running);
   log('auditing the history topic, the dead letters and the activity execution logs');
   const { figures, details } = await auditRun({
-    log: kafkaLog, catalog, offered: load.outcomesInput(), activityLogs: c.activityLogs, injector, poison, fuzz, fuzzPlanned: settings.fuzz, shardFailures, crashes,
+    log: kafkaLog, catalog, offered: load.outcomesInput(), activityLogs: c.activityLogs, injector, poison, fuzz, fuzzPlanned: settings.fuzz, shardFailures, shardStarts, crashes,
   });
   const topicsAfter = await c.countTopics();
   await close();

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { faultWindow, SETTLE_MS, UNRECOVERED_MS, windowAt } from './fault-windows.js';
-import { failureCause, isShardFailure, parseShardEventLine, summariseShardFailures, type ShardFailure } from './shard-failures.js';
+import { failureCause, isShardFailure, parseShardEventLine, summariseShardFailures, takeoverTimes, type ShardFailure } from './shard-failures.js';
 
 test('both printed forms of a shard event parse: the test engine process and logbook dev', () => {
   assert.deepEqual(parseShardEventLine("SHARD 3 corrupted namespace 'a.b' may contain only letters"), { shard: 3, kind: 'corrupted', message: "namespace 'a.b' may contain only letters" });
@@ -50,4 +50,10 @@ test('a looping shard is one group with its count, first and last time, whatever
   assert.deepEqual(summary.shardsByCause, { input: [2], fault: [], unexplained: [4] });
   assert.equal(summary.groups.length, 2);
   assert.deepEqual(summary.groups[0], { node: 'engine-1', shard: 2, kind: 'corrupted', cause: 'input', message: 'dead letter of offset 1 is too large', count: 3, firstAt: 10, lastAt: 30 });
+});
+
+test('a takeover is timed from the kill to the next started event of the shard, on any node', () => {
+  const started = (shard: number, at: number, node = 'engine-2') => ({ shard, kind: 'started', message: '', at, node });
+  const events = [started(1, 50), started(1, 1_200), started(2, 2_500, 'engine-1'), { shard: 3, kind: 'stopped', message: '', at: 1_500, node: 'engine-2' }];
+  assert.deepEqual(takeoverTimes(1_000, [1, 2, 3], events), { 1: 200, 2: 1_500, 3: null });
 });

@@ -56,12 +56,28 @@ export function failureCause(message: string, at: number, windows: readonly Faul
   return windowAt(windows, at) ? 'fault' : 'unexplained';
 }
 
-/** One failure as the harness saw it. */
-export interface ShardFailure extends ShardEventLine {
+/** One shard event as the harness saw it. */
+export interface TimedShardEvent extends ShardEventLine {
   /** When the harness read the line (epoch ms). */
   readonly at: number;
   /** Which engine node printed it (`engine-1`…). */
   readonly node: string;
+}
+
+/** A shard event that is a failure (see {@link isShardFailure}). */
+export type ShardFailure = TimedShardEvent;
+
+/**
+ * How long after `killedAt` each of `shards` was next started (restored and running) on any node,
+ * from the nodes' `started` events; null for a shard not started again.
+ */
+export function takeoverTimes(killedAt: number, shards: readonly number[], events: readonly TimedShardEvent[]): Record<number, number | null> {
+  const out: Record<number, number | null> = {};
+  for (const shard of shards) {
+    const next = events.find((e) => e.kind === 'started' && e.shard === shard && e.at >= killedAt);
+    out[shard] = next ? next.at - killedAt : null;
+  }
+  return out;
 }
 
 /**
