@@ -70,7 +70,7 @@ export function workflowOutcomes(
     const last = events.at(-1)!;
     if (!CLOSING.has(last.attributes.type)) {
       counts.stuck++;
-      problem({ workflowId: w.workflowId, problem: 'stuck', detail: `run ${last.runId} ends at event ${last.eventId} (${last.attributes.type})` });
+      problem({ workflowId: w.workflowId, problem: 'stuck', detail: `run ${last.runId} ends at event ${last.eventId} (${last.attributes.type}) of ${new Date(last.eventTime).toISOString()}` });
       continue;
     }
     const result = last.attributes.type === 'WorkflowExecutionCompleted' ? decoded(last.attributes.result, converter) : undefined;
