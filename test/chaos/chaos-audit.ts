@@ -10,6 +10,7 @@ import { auditHistoryTopic } from './history-topic-audit.js';
 import { matchPoison, suspectPoison } from './poison-figures.js';
 import type { SentPoison } from './poison-sender.js';
 import { summariseShardFailures, takeoverTimes, type ShardFailure, type TimedShardEvent } from './shard-failures.js';
+import { stuckEvidence } from './stuck-evidence.js';
 import { readDeadLetters, readExecutionLogs, readHistoryTopic } from './topic-readers.js';
 import { workflowOutcomes, type OfferedWorkflow } from './workflow-outcomes.js';
 
@@ -33,6 +34,7 @@ export interface RunRecord {
   /** Every `started` shard event of the run. */
   readonly shardStarts: readonly TimedShardEvent[];
   readonly crashes: readonly string[];
+  readonly brokers: readonly string[];
 }
 
 /** The figures and their evidence. */
@@ -52,6 +54,7 @@ export async function auditRun(run: RunRecord): Promise<AuditResult> {
   const windows = run.injector.windows();
   const shardFailures = summariseShardFailures(run.shardFailures, windows);
   const fuzz = run.fuzz.figures(windows);
+  const stuck = await stuckEvidence(run.log, catalog, run.brokers, outcomes.stuck, 'default', 'chaos').catch((error: Error) => `could not be read: ${error.message}`);
   const h = history.audit;
   const figures: ChaosFigures = {
     workflows: outcomes.figures,
@@ -71,6 +74,7 @@ export async function auditRun(run: RunRecord): Promise<AuditResult> {
   };
   const details = {
     workflowProblems: outcomes.problems,
+    stuckEvidence: stuck,
     history: { duplicates: h.duplicates, gaps: h.gaps, keyMismatches: h.keyMismatchExamples, wrongShard: h.wrongShardExamples, undecodable: h.undecodableExamples, tombstones: h.tombstones },
     activities: { rerunsAfterCompletion: activities.rerunsAfterCompletion.slice(0, 50), completedWithoutExecution: activities.completedWithoutExecution, executionsOfUnscheduledActivities: activities.executionsOfUnscheduledActivities, unreadableExecutionLogLines: unreadableLines },
     // Takeover: the kill until a node printed `started` for the shard (session timeout, rebalance, fencing, restore).

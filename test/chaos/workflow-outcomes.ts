@@ -25,10 +25,21 @@ export interface WorkflowProblem {
   readonly detail: string;
 }
 
+/** Where a stuck run stopped. */
+export interface StuckRun {
+  readonly workflowId: string;
+  readonly runId: string;
+  readonly lastEventId: number;
+  readonly lastType: string;
+  readonly lastEventTime: number;
+}
+
 /** The figures, the problems (first 50 of each kind) and each started workflow's first run for the execution audit. */
 export interface WorkflowOutcomes {
   readonly figures: WorkflowFigures;
   readonly problems: readonly WorkflowProblem[];
+  /** Every stuck run, for the evidence of where it stopped. */
+  readonly stuck: readonly StuckRun[];
   readonly audited: readonly AuditedWorkflow[];
 }
 
@@ -53,6 +64,7 @@ export function workflowOutcomes(
   const listed: Record<WorkflowProblem['problem'], number> = { lost: 0, stuck: 0, 'closed wrongly': 0, 'several runs': 0 };
   const problem = (p: WorkflowProblem) => void (listed[p.problem]++ < LISTED && problems.push(p));
   const audited: AuditedWorkflow[] = [];
+  const stuck: StuckRun[] = [];
   let started = 0;
   let completed = 0;
   const counts = { lost: 0, stuck: 0, closedWrongly: 0 };
@@ -70,6 +82,7 @@ export function workflowOutcomes(
     const last = events.at(-1)!;
     if (!CLOSING.has(last.attributes.type)) {
       counts.stuck++;
+      stuck.push({ workflowId: w.workflowId, runId: last.runId, lastEventId: last.eventId, lastType: last.attributes.type, lastEventTime: last.eventTime });
       problem({ workflowId: w.workflowId, problem: 'stuck', detail: `run ${last.runId} ends at event ${last.eventId} (${last.attributes.type}) of ${new Date(last.eventTime).toISOString()}` });
       continue;
     }
@@ -92,6 +105,7 @@ export function workflowOutcomes(
       closedWrongly: counts.closedWrongly,
     },
     problems,
+    stuck,
     audited,
   };
 }

@@ -1,0 +1,102 @@
+// Test tooling: the worker groups' committed offsets, which the log interface reads only as a member.
+import { Kafka, logLevel } from 'kafkajs';
+import type { TopicCatalog } from '../../topics/catalog.js';
+import type { Log } from '../../topics/log/log.js';
+import { activityTaskCodec, commandCodec, SingleObjectSerde, workflowTaskCodec } from '../../topics/serde/index.js';
+import type { StuckRun } from './workflow-outcomes.js';
+
+/**
+ * Where each stuck run's last step went missing: for a run that stopped at WorkflowTaskScheduled or
+ * ActivityTaskScheduled, whether the task reached its task topic, whether the workers' group has
+ * committed past it, and which claims and results for it are on the command topic. A task that
+ * was dispatched and committed past without any claim is the defect issue 10 part 4 names ("a task
+ * is committed past before it is answered"); no task at all is a dispatch that went missing.
+ */
+
+/** What was found for one stuck run. */
+export interface StuckEvidence extends StuckRun {
+  readonly shard: number;
+  /** The task record for the last scheduled event, if it is in its task topic. */
+  readonly task: { readonly topic: string; readonly partition: number; readonly offset: number; readonly attempt: number } | null;
+  /** The workers' committed offset of that partition (null: none), and whether it is past the task. */
+  readonly groupCommitted: number | null;
+  readonly committedPast: boolean | null;
+  /** Commands on the command topic for the scheduled event: claims, completions, failures. */
+  readonly commands: ReadonlyArray<{ readonly type: string; readonly partition: number; readonly offset: number; readonly attempt: number }>;
+}
+
+const serde = new SingleObjectSerde();
+const LISTED = 50;
+
+/** Collects the evidence for the first {@link LISTED} stuck runs of task queue `taskQueue` in `namespace`. */
+export async function stuckEvidence(log: Log, catalog: TopicCatalog, brokers: readonly string[], stuck: readonly StuckRun[], namespace: string, taskQueue: string): Promise<StuckEvidence[]> {
+  const runs = stuck.slice(0, LISTED);
+  if (runs.length === 0) return [];
+  const wanted = new Map(runs.map((r) => [`${r.runId}/${r.lastEventId}`, r]));
+  const topics = catalog.taskTopics(namespace, taskQueue);
+  const tasks = new Map<string, { topic: string; partition: number; offset: number; attempt: number }>();
+  const partitions = catalog.taskTopicSpecs(namespace, taskQueue)[0]!.partitions;
+  const scan = async (topic: string, decode: (value: Buffer) => { runId: string; scheduledEventId: number; attempt: number }) => {
+    for (let p = 0; p < partitions; p++) {
+      await log.readPartition(topic, p, 0, (batch) => {
+        for (const r of batch) {
+          const task = r.value ? tryDecode(() => decode(r.value!)) : undefined;
+          const key = task && `${task.runId}/${task.scheduledEventId}`;
+          if (key && wanted.has(key)) tasks.set(key, { topic, partition: r.partition, offset: r.offset, attempt: task.attempt });
+        }
+      });
+    }
+  };
+  await scan(topics.workflow, (v) => serde.decodeSync(workflowTaskCodec, v));
+  await scan(topics.activity, (v) => serde.decodeSync(activityTaskCodec, v));
+  const commands = await commandsFor(log, catalog, wanted);
+  const committed = await groupOffsets(brokers, catalog.prefix, namespace, taskQueue, [topics.workflow, topics.activity]);
+  return runs.map((r) => {
+    const key = `${r.runId}/${r.lastEventId}`;
+    const task = tasks.get(key) ?? null;
+    const groupCommitted = task ? (committed.get(`${task.topic}/${task.partition}`) ?? null) : null;
+    return { ...r, shard: catalog.shardOf(namespace, r.workflowId), task, groupCommitted, committedPast: task && groupCommitted !== null ? groupCommitted > task.offset : null, commands: commands.get(key) ?? [] };
+  });
+}
+
+async function commandsFor(log: Log, catalog: TopicCatalog, wanted: ReadonlyMap<string, StuckRun>): Promise<Map<string, Array<{ type: string; partition: number; offset: number; attempt: number }>>> {
+  const found = new Map<string, Array<{ type: string; partition: number; offset: number; attempt: number }>>();
+  for (let p = 0; p < catalog.shards; p++) {
+    await log.readPartition(catalog.commands, p, 0, (batch) => {
+      for (const r of batch) {
+        const command = r.value ? tryDecode(() => serde.decodeSync(commandCodec, r.value!)) : undefined;
+        const body = command?.body as { type: string; scheduledEventId?: number; attempt?: number } | undefined;
+        if (!command || !body || body.scheduledEventId === undefined) continue;
+        const key = `${command.runId}/${body.scheduledEventId}`;
+        if (!wanted.has(key)) continue;
+        found.set(key, [...(found.get(key) ?? []), { type: body.type, partition: r.partition, offset: r.offset, attempt: body.attempt ?? 0 }]);
+      }
+    });
+  }
+  return found;
+}
+
+/** The committed offsets of the queue's workflow and activity worker groups, by `topic/partition`. */
+async function groupOffsets(brokers: readonly string[], prefix: string, namespace: string, taskQueue: string, topics: readonly string[]): Promise<Map<string, number>> {
+  const admin = new Kafka({ clientId: 'chaos-evidence', brokers: [...brokers], logLevel: logLevel.NOTHING }).admin();
+  const out = new Map<string, number>();
+  await admin.connect();
+  try {
+    for (const [groupId, topic] of [[`${prefix}-workflow-workers-${namespace}-${taskQueue}`, topics[0]!], [`${prefix}-activity-workers-${namespace}-${taskQueue}`, topics[1]!]] as const) {
+      for (const t of await admin.fetchOffsets({ groupId, topics: [topic] })) {
+        for (const p of t.partitions) if (Number(p.offset) >= 0) out.set(`${t.topic}/${p.partition}`, Number(p.offset));
+      }
+    }
+  } finally {
+    await admin.disconnect();
+  }
+  return out;
+}
+
+function tryDecode<T>(decode: () => T): T | undefined {
+  try {
+    return decode();
+  } catch {
+    return undefined;
+  }
+}
