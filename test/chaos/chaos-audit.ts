@@ -35,6 +35,8 @@ export interface RunRecord {
   readonly shardStarts: readonly TimedShardEvent[];
   readonly crashes: readonly string[];
   readonly brokers: readonly string[];
+  /** A live gateway, to describe the runs that are stuck. */
+  readonly gateway: string;
 }
 
 /** The figures and their evidence. */
@@ -54,7 +56,7 @@ export async function auditRun(run: RunRecord): Promise<AuditResult> {
   const windows = run.injector.windows();
   const shardFailures = summariseShardFailures(run.shardFailures, windows);
   const fuzz = run.fuzz.figures(windows);
-  const stuck = await stuckEvidence(run.log, catalog, run.brokers, outcomes.stuck, 'default', 'chaos').catch((error: Error) => `could not be read: ${error.message}`);
+  const stuck = await stuckEvidence(run.log, catalog, run.brokers, run.gateway, outcomes.stuck, 'default', 'chaos').catch((error: Error) => `could not be read: ${error.message}`);
   const h = history.audit;
   const figures: ChaosFigures = {
     workflows: outcomes.figures,

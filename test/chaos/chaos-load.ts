@@ -86,7 +86,7 @@ export class ChaosLoad {
 
   /** The workflows for the audit. */
   outcomesInput(): OfferedWorkflow[] {
-    return this.tracked.map((w) => ({ workflowId: w.workflowId, inKafka: w.inKafka, confirmed: w.confirmed }));
+    return this.tracked.map((w) => ({ workflowId: w.workflowId, inKafka: w.inKafka, confirmed: w.confirmed, signalled: w.signalled }));
   }
 
   /** What went wrong as the load generator saw it (first 20), for the report. */

@@ -109,7 +109,7 @@ async function runAndAudit(c: ChaosCluster): Promise<number> {
   await Promise.all(running);
   log('auditing the history topic, the dead letters and the activity execution logs');
   const { figures, details } = await auditRun({
-    log: kafkaLog, catalog, offered: load.outcomesInput(), activityLogs: c.activityLogs, injector, poison, fuzz, fuzzPlanned: settings.fuzz, shardFailures, shardStarts, crashes, brokers: c.kafka.brokers,
+    log: kafkaLog, catalog, offered: load.outcomesInput(), activityLogs: c.activityLogs, injector, poison, fuzz, fuzzPlanned: settings.fuzz, shardFailures, shardStarts, crashes, brokers: c.kafka.brokers, gateway: (c.engines.find((e) => e.up) ?? c.engines[0]!).endpoint!,
   });
   const topicsAfter = await c.countTopics();
   await close();

@@ -2,7 +2,8 @@
 import { Kafka, logLevel } from 'kafkajs';
 import type { TopicCatalog } from '../../topics/catalog.js';
 import type { Log } from '../../topics/log/log.js';
-import { activityTaskCodec, commandCodec, SingleObjectSerde, workflowTaskCodec } from '../../topics/serde/index.js';
+import { activityTaskCodec, commandCodec, shardPositionsCodec, SingleObjectSerde, workflowTaskCodec } from '../../topics/serde/index.js';
+import { POSITIONS_KEY } from '../../processors/store-layout.js';
 import type { StuckRun } from './workflow-outcomes.js';
 
 /**
@@ -23,13 +24,20 @@ export interface StuckEvidence extends StuckRun {
   readonly committedPast: boolean | null;
   /** Commands on the command topic for the scheduled event: claims, completions, failures. */
   readonly commands: ReadonlyArray<{ readonly type: string; readonly partition: number; readonly offset: number; readonly attempt: number }>;
+  /**
+   * The shard's last committed input position on the command topic (its changelog's positions
+   * record): past a command above that is not in the history means the input was skipped.
+   */
+  readonly shardCommandPosition: number | null;
+  /** The run's mutable state as the owner describes it now (pending tasks, buffered events), or why it could not. */
+  readonly state: unknown;
 }
 
 const serde = new SingleObjectSerde();
 const LISTED = 50;
 
 /** Collects the evidence for the first {@link LISTED} stuck runs of task queue `taskQueue` in `namespace`. */
-export async function stuckEvidence(log: Log, catalog: TopicCatalog, brokers: readonly string[], stuck: readonly StuckRun[], namespace: string, taskQueue: string): Promise<StuckEvidence[]> {
+export async function stuckEvidence(log: Log, catalog: TopicCatalog, brokers: readonly string[], gateway: string, stuck: readonly StuckRun[], namespace: string, taskQueue: string): Promise<StuckEvidence[]> {
   const runs = stuck.slice(0, LISTED);
   if (runs.length === 0) return [];
   const wanted = new Map(runs.map((r) => [`${r.runId}/${r.lastEventId}`, r]));
@@ -51,11 +59,17 @@ export async function stuckEvidence(log: Log, catalog: TopicCatalog, brokers: re
   await scan(topics.activity, (v) => serde.decodeSync(activityTaskCodec, v));
   const commands = await commandsFor(log, catalog, wanted);
   const committed = await groupOffsets(brokers, catalog.prefix, namespace, taskQueue, [topics.workflow, topics.activity]);
-  return runs.map((r) => {
+  const positions = await commandPositions(log, catalog, new Set(runs.map((r) => catalog.shardOf(namespace, r.workflowId))));
+  const states = await Promise.all(runs.map((r) => describeRun(gateway, namespace, r.workflowId)));
+  return runs.map((r, i) => {
     const key = `${r.runId}/${r.lastEventId}`;
     const task = tasks.get(key) ?? null;
     const groupCommitted = task ? (committed.get(`${task.topic}/${task.partition}`) ?? null) : null;
-    return { ...r, shard: catalog.shardOf(namespace, r.workflowId), task, groupCommitted, committedPast: task && groupCommitted !== null ? groupCommitted > task.offset : null, commands: commands.get(key) ?? [] };
+    const shard = catalog.shardOf(namespace, r.workflowId);
+    return {
+      ...r, shard, task, groupCommitted, committedPast: task && groupCommitted !== null ? groupCommitted > task.offset : null, commands: commands.get(key) ?? [],
+      shardCommandPosition: positions.get(shard) ?? null, state: states[i],
+    };
   });
 }
 
@@ -91,6 +105,35 @@ async function groupOffsets(brokers: readonly string[], prefix: string, namespac
     await admin.disconnect();
   }
   return out;
+}
+
+/** Each shard's last committed position on the command topic, from the `~positions` records of its changelog. */
+async function commandPositions(log: Log, catalog: TopicCatalog, shards: ReadonlySet<number>): Promise<Map<number, number>> {
+  const out = new Map<number, number>();
+  for (const shard of shards) {
+    await log.readPartition(catalog.state, shard, 0, (batch) => {
+      for (const r of batch) {
+        if (r.key?.toString('utf8') !== POSITIONS_KEY || !r.value) continue;
+        const positions = tryDecode(() => serde.decodeSync(shardPositionsCodec, r.value!))?.positions ?? [];
+        const commands = positions.find((p) => p.topic === catalog.commands && p.partition === shard);
+        if (commands) out.set(shard, commands.offset);
+      }
+    });
+  }
+  return out;
+}
+
+/** What the run's owner says about it now: pending tasks and timers, buffered events. */
+async function describeRun(gateway: string, namespace: string, workflowId: string): Promise<unknown> {
+  try {
+    const response = await fetch(`${gateway}/api/v1/namespaces/${namespace}/workflows/${encodeURIComponent(workflowId)}`, { signal: AbortSignal.timeout(5_000) });
+    if (!response.ok) return `HTTP ${response.status} ${(await response.text()).slice(0, 300)}`;
+    const state = (await response.json()) as Record<string, unknown>;
+    const pick = ['pendingWorkflowTask', 'pendingActivities', 'pendingTimers', 'bufferedEvents'];
+    return { lastEventId: (state.executionInfo as { lastEventId?: unknown } | undefined)?.lastEventId, ...Object.fromEntries(pick.map((k) => [k, state[k]])) };
+  } catch (error) {
+    return `describe failed: ${(error as Error).message}`;
+  }
 }
 
 function tryDecode<T>(decode: () => T): T | undefined {

@@ -34,7 +34,7 @@ test('a start in Kafka without any event is lost; a run that never closed is stu
   assert.deepEqual([figures.lost, figures.stuck, figures.closedWrongly, figures.completed, figures.started], [1, 1, 2, 0, 3]);
   assert.deepEqual(problems.map((p) => `${p.workflowId}: ${p.problem}`), ['lost: lost', 'stuck: stuck', 'failed: closed wrongly', 'wrong: closed wrongly']);
   assert.match(problems[1]!.detail, /ends at event 3 \(ActivityTaskCompleted\)/);
-  assert.deepEqual(workflowOutcomes([offered('stuck')], runs, 'default', 'p', converter).stuck, [{ workflowId: 'stuck', runId: 'stuck-run', lastEventId: 3, lastType: 'ActivityTaskCompleted', lastEventTime: 1 }]);
+  assert.deepEqual(workflowOutcomes([offered('stuck')], runs, 'default', 'p', converter).stuck, [{ workflowId: 'stuck', runId: 'stuck-run', lastEventId: 3, lastType: 'ActivityTaskCompleted', lastEventTime: 1, signalled: false }]);
 });
 
 test('a start that never reached Kafka is not offered and not lost; runs of other namespaces are ignored; two runs are reported', () => {

@@ -16,6 +16,8 @@ export interface OfferedWorkflow {
   readonly inKafka: boolean;
   /** The engine answered the start (accepted, or already started). */
   readonly confirmed: boolean;
+  /** The engine answered the harness's signal. */
+  readonly signalled?: boolean;
 }
 
 /** The outcome of one workflow that did not complete as it should. */
@@ -32,6 +34,8 @@ export interface StuckRun {
   readonly lastEventId: number;
   readonly lastType: string;
   readonly lastEventTime: number;
+  /** The engine had answered the harness's signal to it. */
+  readonly signalled: boolean;
 }
 
 /** The figures, the problems (first 50 of each kind) and each started workflow's first run for the execution audit. */
@@ -82,7 +86,7 @@ export function workflowOutcomes(
     const last = events.at(-1)!;
     if (!CLOSING.has(last.attributes.type)) {
       counts.stuck++;
-      stuck.push({ workflowId: w.workflowId, runId: last.runId, lastEventId: last.eventId, lastType: last.attributes.type, lastEventTime: last.eventTime });
+      stuck.push({ workflowId: w.workflowId, runId: last.runId, lastEventId: last.eventId, lastType: last.attributes.type, lastEventTime: last.eventTime, signalled: w.signalled ?? false });
       problem({ workflowId: w.workflowId, problem: 'stuck', detail: `run ${last.runId} ends at event ${last.eventId} (${last.attributes.type}) of ${new Date(last.eventTime).toISOString()}` });
       continue;
     }
