@@ -1,7 +1,8 @@
 import type { TopicCatalog } from '../../topics/catalog.js';
 import type { Log } from '../../topics/log/log.js';
 import { defaultDataConverter } from '../../topics/payload/index.js';
-import { auditExecutions } from '../bench/execution-audit.js';
+import type { HistoryEvent } from '../../topics/schemas/history-event/index.js';
+import { auditExecutions, type RerunAfterCompletion } from '../bench/execution-audit.js';
 import { CHAOS_PAYLOAD } from './chaos-load.js';
 import type { ChaosFigures } from './chaos-verdict.js';
 import type { FaultInjector } from './fault-injector.js';
@@ -10,7 +11,7 @@ import { auditHistoryTopic } from './history-topic-audit.js';
 import { matchPoison, suspectPoison } from './poison-figures.js';
 import type { SentPoison } from './poison-sender.js';
 import { summariseShardFailures, takeoverTimes, type ShardFailure, type TimedShardEvent } from './shard-failures.js';
-import { stuckEvidence } from './stuck-evidence.js';
+import { stuckEvidence, taskCommands } from './stuck-evidence.js';
 import { readDeadLetters, readExecutionLogs, readHistoryTopic } from './topic-readers.js';
 import { workflowOutcomes, type OfferedWorkflow } from './workflow-outcomes.js';
 
@@ -57,6 +58,7 @@ export async function auditRun(run: RunRecord): Promise<AuditResult> {
   const shardFailures = summariseShardFailures(run.shardFailures, windows);
   const fuzz = run.fuzz.figures(windows);
   const stuck = await stuckEvidence(run.log, catalog, run.brokers, run.gateway, outcomes.stuck, 'default', 'chaos').catch((error: Error) => `could not be read: ${error.message}`);
+  const reruns = await rerunEvidence(run, history.runs, activities.rerunsAfterCompletion).catch((error: Error) => `could not be read: ${error.message}`);
   const h = history.audit;
   const figures: ChaosFigures = {
     workflows: outcomes.figures,
@@ -78,7 +80,7 @@ export async function auditRun(run: RunRecord): Promise<AuditResult> {
     workflowProblems: outcomes.problems,
     stuckEvidence: stuck,
     history: { duplicates: h.duplicates, gaps: h.gaps, keyMismatches: h.keyMismatchExamples, wrongShard: h.wrongShardExamples, undecodable: h.undecodableExamples, tombstones: h.tombstones },
-    activities: { rerunsAfterCompletion: activities.rerunsAfterCompletion.slice(0, 50), completedWithoutExecution: activities.completedWithoutExecution, executionsOfUnscheduledActivities: activities.executionsOfUnscheduledActivities, unreadableExecutionLogLines: unreadableLines },
+    activities: { rerunsAfterCompletion: reruns, completedWithoutExecution: activities.completedWithoutExecution, executionsOfUnscheduledActivities: activities.executionsOfUnscheduledActivities, unreadableExecutionLogLines: unreadableLines },
     // Takeover: the kill until a node printed `started` for the shard (session timeout, rebalance, fencing, restore).
     kills: run.injector.details().map((k) => (k.shards ? { ...k, startedAgainAfterMs: takeoverTimes(k.killedAt, k.shards, run.shardStarts) } : k)),
     faultWindows: windows,
@@ -87,4 +89,15 @@ export async function auditRun(run: RunRecord): Promise<AuditResult> {
     fuzz: { byStatus: fuzz.byStatus, byJudgement: fuzz.byJudgement, serverErrorsByKind: fuzz.serverErrorsByKind, examples: fuzz.examples, slowest: fuzz.slowest },
   };
   return { figures, details };
+}
+
+/** The first re-runs after completion, each with the claims and results for its activity on the command topic. */
+async function rerunEvidence(run: RunRecord, runs: ReadonlyMap<string, readonly HistoryEvent[]>, reruns: readonly RerunAfterCompletion[]): Promise<unknown[]> {
+  const listed = reruns.slice(0, 50).map((r) => {
+    const events = [...runs.entries()].find(([key]) => key.startsWith(`default/${r.workflowId}/`))?.[1] ?? [];
+    const scheduled = events.find((e) => e.attributes.type === 'ActivityTaskScheduled' && (e.attributes as { activityId?: string }).activityId === r.activityId);
+    return { rerun: r, key: scheduled ? `${scheduled.runId}/${scheduled.eventId}` : undefined };
+  });
+  const commands = await taskCommands(run.log, run.catalog, new Set(listed.flatMap((l) => (l.key ? [l.key] : []))));
+  return listed.map((l) => ({ ...l.rerun, commands: l.key ? (commands.get(l.key) ?? []) : [] }));
 }

@@ -23,7 +23,7 @@ export interface StuckEvidence extends StuckRun {
   readonly groupCommitted: number | null;
   readonly committedPast: boolean | null;
   /** Commands on the command topic for the scheduled event: claims, completions, failures. */
-  readonly commands: ReadonlyArray<{ readonly type: string; readonly partition: number; readonly offset: number; readonly attempt: number }>;
+  readonly commands: readonly TaskCommand[];
   /**
    * The shard's last committed input position on the command topic (its changelog's positions
    * record): past a command above that is not in the history means the input was skipped.
@@ -57,7 +57,7 @@ export async function stuckEvidence(log: Log, catalog: TopicCatalog, brokers: re
   };
   await scan(topics.workflow, (v) => serde.decodeSync(workflowTaskCodec, v));
   await scan(topics.activity, (v) => serde.decodeSync(activityTaskCodec, v));
-  const commands = await commandsFor(log, catalog, wanted);
+  const commands = await taskCommands(log, catalog, new Set(wanted.keys()));
   const committed = await groupOffsets(brokers, catalog.prefix, namespace, taskQueue, [topics.workflow, topics.activity]);
   const positions = await commandPositions(log, catalog, new Set(runs.map((r) => catalog.shardOf(namespace, r.workflowId))));
   const states = await Promise.all(runs.map((r) => describeRun(gateway, namespace, r.workflowId)));
@@ -73,17 +73,27 @@ export async function stuckEvidence(log: Log, catalog: TopicCatalog, brokers: re
   });
 }
 
-async function commandsFor(log: Log, catalog: TopicCatalog, wanted: ReadonlyMap<string, StuckRun>): Promise<Map<string, Array<{ type: string; partition: number; offset: number; attempt: number }>>> {
-  const found = new Map<string, Array<{ type: string; partition: number; offset: number; attempt: number }>>();
+/** A task command (claim, result) on the command topic. */
+export interface TaskCommand {
+  readonly type: string;
+  readonly partition: number;
+  readonly offset: number;
+  readonly attempt: number;
+  readonly identity: string;
+}
+
+/** The task commands on the command topic for each wanted `runId/scheduledEventId`. */
+export async function taskCommands(log: Log, catalog: TopicCatalog, wanted: ReadonlySet<string>): Promise<Map<string, TaskCommand[]>> {
+  const found = new Map<string, TaskCommand[]>();
   for (let p = 0; p < catalog.shards; p++) {
     await log.readPartition(catalog.commands, p, 0, (batch) => {
       for (const r of batch) {
         const command = r.value ? tryDecode(() => serde.decodeSync(commandCodec, r.value!)) : undefined;
-        const body = command?.body as { type: string; scheduledEventId?: number; attempt?: number } | undefined;
+        const body = command?.body as { type: string; scheduledEventId?: number; attempt?: number; identity?: string } | undefined;
         if (!command || !body || body.scheduledEventId === undefined) continue;
         const key = `${command.runId}/${body.scheduledEventId}`;
         if (!wanted.has(key)) continue;
-        found.set(key, [...(found.get(key) ?? []), { type: body.type, partition: r.partition, offset: r.offset, attempt: body.attempt ?? 0 }]);
+        found.set(key, [...(found.get(key) ?? []), { type: body.type, partition: r.partition, offset: r.offset, attempt: body.attempt ?? 0, identity: body.identity ?? '' }]);
       }
     });
   }
