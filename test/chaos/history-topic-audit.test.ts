@@ -40,6 +40,7 @@ test('a second byte-identical copy of an event key counts as one duplicated even
   assert.equal(audit.duplicatedKeys, 1);
   assert.deepEqual(audit.duplicates[0], {
     key: 'default/a/r1/2', copies: 2, positions: [{ partition: 0, offset: 1 }, { partition: 0, offset: 7 }], identical: true, eventType: 'TimerFired',
+    eventTime: 1_002, offsetsWithoutRecordBetween: 4,
   });
   assert.deepEqual(runs.get('default/a/r1')?.map((e) => e.eventId), [1, 2, 3], 'the run keeps one event per id');
 });
@@ -85,4 +86,11 @@ test('tombstones and undecodable values are counted apart and are not events', (
   assert.equal(audit.undecodable, 1);
   assert.equal(audit.undecodableExamples[0]?.offset, 2);
   assert.equal(audit.duplicatedEvents, 0, 'a tombstone of a key is not a second copy of its event');
+});
+
+test('copies with no free offset between them were written in one transaction; a commit marker between them shows as an empty offset', () => {
+  const sameTransaction = [...runOf('a', 3), ...runOf('a', 3, 3)];
+  assert.equal(auditHistoryTopic(sameTransaction, onShard(0)).audit.duplicates[0]?.offsetsWithoutRecordBetween, 0);
+  const twoTransactions = [...runOf('a', 3), ...runOf('a', 3, 4)];
+  assert.equal(auditHistoryTopic(twoTransactions, onShard(0)).audit.duplicates[0]?.offsetsWithoutRecordBetween, 1);
 });

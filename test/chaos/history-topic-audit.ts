@@ -32,6 +32,13 @@ export interface DuplicatedKey {
   /** Every copy has the same bytes (a re-sent write), or they differ (an overwrite). */
   readonly identical: boolean;
   readonly eventType: string;
+  /** The first copy's event time (epoch ms). */
+  readonly eventTime: number;
+  /**
+   * Offsets between the first two copies (same partition) that hold no committed record: a
+   * transaction's commit marker takes one, so 0 means both copies were written in one transaction.
+   */
+  readonly offsetsWithoutRecordBetween: number | null;
 }
 
 /** A run whose event ids are not exactly 1..n. */
@@ -82,6 +89,7 @@ const LISTED = 50;
 /** Audits the records of the history topic; `shardOf` is the catalog's (namespace, workflowId) → shard. */
 export function auditHistoryTopic(records: Iterable<HistoryTopicRecord>, shardOf: (namespace: string, workflowId: string) => number): HistoryTopicAuditResult {
   const copies = new Map<string, Copy[]>();
+  const offsets = new Map<number, number[]>();
   const runs = new Map<string, Map<number, HistoryEvent>>();
   const undecodableExamples: Array<{ partition: number; offset: number; error: string }> = [];
   const keyMismatchExamples: MisplacedRecord[] = [];
@@ -93,6 +101,9 @@ export function auditHistoryTopic(records: Iterable<HistoryTopicRecord>, shardOf
   let wrongShard = 0;
   for (const record of records) {
     count++;
+    const partitionOffsets = offsets.get(record.partition) ?? [];
+    partitionOffsets.push(record.offset);
+    offsets.set(record.partition, partitionOffsets);
     const { event } = record;
     if (!event) {
       if (record.decodeError === undefined) tombstones++;
@@ -104,14 +115,15 @@ export function auditHistoryTopic(records: Iterable<HistoryTopicRecord>, shardOf
     if (record.key !== key && keyMismatches++ < LISTED) keyMismatchExamples.push({ ...position, expected: key });
     const shard = shardOf(event.namespace, event.workflowId);
     if (shard !== record.partition && wrongShard++ < LISTED) wrongShardExamples.push({ ...position, expected: `partition ${shard}` });
-    const copy: Copy = { partition: record.partition, offset: record.offset, digest: record.digest, eventType: event.attributes.type };
+    const copy: Copy = { partition: record.partition, offset: record.offset, digest: record.digest, eventType: event.attributes.type, eventTime: event.eventTime };
     copies.set(key, [...(copies.get(key) ?? []), copy]);
     const run = `${event.namespace}/${event.workflowId}/${event.runId}`;
     const events = runs.get(run) ?? new Map<number, HistoryEvent>();
     if (!events.has(event.eventId)) events.set(event.eventId, event);
     runs.set(run, events);
   }
-  const duplicates = duplicatedKeys(copies);
+  for (const list of offsets.values()) list.sort((a, b) => a - b);
+  const duplicates = duplicatedKeys(copies, offsets);
   const gaps = gappedRuns(runs);
   const ordered = new Map([...runs].map(([run, events]) => [run, [...events.values()].sort((a, b) => a.eventId - b.eventId)]));
   return {
@@ -142,9 +154,10 @@ interface Copy {
   readonly offset: number;
   readonly digest: string;
   readonly eventType: string;
+  readonly eventTime: number;
 }
 
-function duplicatedKeys(copies: ReadonlyMap<string, readonly Copy[]>): DuplicatedKey[] {
+function duplicatedKeys(copies: ReadonlyMap<string, readonly Copy[]>, offsets: ReadonlyMap<number, readonly number[]>): DuplicatedKey[] {
   const found: DuplicatedKey[] = [];
   for (const [key, records] of copies) {
     if (records.length < 2) continue;
@@ -154,9 +167,32 @@ function duplicatedKeys(copies: ReadonlyMap<string, readonly Copy[]>): Duplicate
       positions: records.map((r) => ({ partition: r.partition, offset: r.offset })),
       identical: records.every((r) => r.digest === records[0]!.digest),
       eventType: records[0]!.eventType,
+      eventTime: records[0]!.eventTime,
+      offsetsWithoutRecordBetween: emptyOffsetsBetween(records[0]!, records[1]!, offsets),
     });
   }
   return found;
+}
+
+/** Offsets strictly between two copies on one partition that no committed record holds (markers, aborted records). */
+function emptyOffsetsBetween(a: Copy, b: Copy, offsets: ReadonlyMap<number, readonly number[]>): number | null {
+  if (a.partition !== b.partition) return null;
+  const [low, high] = a.offset < b.offset ? [a.offset, b.offset] : [b.offset, a.offset];
+  const sorted = offsets.get(a.partition) ?? [];
+  const between = firstAbove(sorted, high - 1) - firstAbove(sorted, low);
+  return high - low - 1 - between;
+}
+
+/** The index of the first value above `value` in an ascending list. */
+function firstAbove(sorted: readonly number[], value: number): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (sorted[mid]! <= value) low = mid + 1;
+    else high = mid;
+  }
+  return low;
 }
 
 function gappedRuns(runs: ReadonlyMap<string, ReadonlyMap<number, HistoryEvent>>): GappedRun[] {
