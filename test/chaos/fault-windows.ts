@@ -16,7 +16,7 @@ export interface FaultWindow {
 /** How long after a killed process is back (and, for an engine node, its shards are served) its effects may last. */
 export const SETTLE_MS = 30_000;
 /** How long a fault whose recovery never came is allowed to disturb the run. */
-export const UNRECOVERED_MS = 120_000;
+export const UNRECOVERED_MS = 60_000;
 
 /** What the harness recorded about one kill. */
 export interface KillTimes {
