@@ -86,7 +86,7 @@ export async function auditRun(run: RunRecord): Promise<AuditResult> {
     faultWindows: windows,
     shardFailures: { shardsByCause: shardFailures.shardsByCause, groups: shardFailures.groups.slice(0, 200), suspectPoison: suspectPoison(shardFailures.groups, run.poison) },
     poison: { sent: run.poison, notDeadLettered: poison.notDeadLettered, deadLetterCodes: poison.codes, deadLettered: poison.matched },
-    fuzz: { byStatus: fuzz.byStatus, byJudgement: fuzz.byJudgement, serverErrorsByKind: fuzz.serverErrorsByKind, examples: fuzz.examples, slowest: fuzz.slowest },
+    fuzz: { byStatus: fuzz.byStatus, byJudgement: fuzz.byJudgement, serverErrorMessages: fuzz.serverErrorMessages, serverErrorsByKind: fuzz.serverErrorsByKind, examples: fuzz.examples, slowest: fuzz.slowest },
   };
   return { figures, details };
 }

@@ -42,6 +42,7 @@ test('the tally counts every status and judges only the suspects, with examples 
   assert.deepEqual(figures.serverErrorsByKind, { '500 INTERNAL on GET list': 1, '503 - on GET describe': 1 });
   assert.deepEqual(figures.examples.map((e) => e.status), [500, 503, 503], 'the failures and the allowed 503, as evidence');
   assert.deepEqual(figures.serverErrorsByStatus, { 500: 1, 503: 1 });
+  assert.deepEqual(figures.serverErrorMessages, { '500 INTERNAL: boom': 1, '503 -: (no body)': 1 });
   assert.deepEqual(tally.provisional([]), { serverErrors: 3, hangs: 0 });
 });
 
@@ -52,4 +53,11 @@ test('a 504 for a result that did not come within the short timeout the request 
   const figures = tally.figures([]);
   assert.equal(figures.serverErrors, 2);
   assert.equal(figures.timeoutsAsAsked, 1);
+});
+
+test("5xx messages are grouped with the values they quote, ids and numbers blanked", () => {
+  const tally = new FuzzTally();
+  for (const param of ['%zz', '%FF%FE']) tally.add(answer({ status: 500, bodySample: `{"code":"INTERNAL","message":"Failed to decode param '${param}'"}` }));
+  tally.add(answer({ status: 504, bodySample: '{"code":"REPLY_TIMEOUT","message":"no reply to request 769fd3aa-b6d3-4ac3-9112-88cb0e00990d within 500 ms"}' }));
+  assert.deepEqual(tally.figures([]).serverErrorMessages, { "500 INTERNAL: Failed to decode param '…'": 2, '504 REPLY_TIMEOUT: no reply to request <id> within # ms': 1 });
 });

@@ -55,6 +55,8 @@ export interface FuzzFigures {
   /** 5xx that are not an allowed 503, by status, code and route. */
   readonly serverErrorsByKind: Readonly<Record<string, number>>;
   readonly serverErrors: number;
+  /** The same 5xx by status, code and message (ids and numbers blanked): what to fix, most frequent first. */
+  readonly serverErrorMessages: Readonly<Record<string, number>>;
   /** The same 5xx by status alone. */
   readonly serverErrorsByStatus: Readonly<Record<string, number>>;
   /**
@@ -107,6 +109,7 @@ export class FuzzTally {
     const byJudgement: Record<FuzzJudgement, number> = { ok: this.requests - this.suspects.length, 'allowed-503': 0, 'server-error': 0, hang: 0, abandoned: 0, 'dropped-by-kill': 0, 'connection-error': 0 };
     const serverErrorsByKind: Record<string, number> = {};
     const serverErrorsByStatus: Record<string, number> = {};
+    const serverErrorMessages: Record<string, number> = {};
     let timeoutsAsAsked = 0;
     const examples: FuzzAnswer[] = [];
     const shown: Record<string, number> = {};
@@ -117,6 +120,8 @@ export class FuzzTally {
         const kind = `${answer.status} ${codeOf(answer.bodySample)} on ${answer.route}`;
         serverErrorsByKind[kind] = (serverErrorsByKind[kind] ?? 0) + 1;
         serverErrorsByStatus[String(answer.status)] = (serverErrorsByStatus[String(answer.status)] ?? 0) + 1;
+        const message = `${answer.status} ${codeOf(answer.bodySample)}: ${messageOf(answer.bodySample)}`;
+        serverErrorMessages[message] = (serverErrorMessages[message] ?? 0) + 1;
         if (answer.status === 504 && answer.ownWaitMs < UNKNOWN_WAIT && /TIMEOUT/.test(codeOf(answer.bodySample))) timeoutsAsAsked++;
       }
       const bucket = judgement === 'server-error' ? `${judgement} ${answer.status} ${codeOf(answer.bodySample)}` : judgement;
@@ -124,9 +129,16 @@ export class FuzzTally {
     }
     return {
       requests: this.requests, byStatus: this.byStatus, byJudgement, serverErrorsByKind, serverErrors: byJudgement['server-error'], serverErrorsByStatus, timeoutsAsAsked,
+      serverErrorMessages: Object.fromEntries(Object.entries(serverErrorMessages).sort((a, b) => b[1] - a[1])),
       hangs: byJudgement.hang, examples, slowest: this.slowest,
     };
   }
+}
+
+/** The `message` of a JSON error body with ids, quoted values and numbers blanked, so one cause counts once. */
+function messageOf(body: string | undefined): string {
+  const message = /"message"\s*:\s*"((?:[^"\\]|\\.)*)"/.exec(body ?? '')?.[1] ?? (body ? body.slice(0, 60) : '(no body)');
+  return message.replace(/'[^']*'/g, "'…'").replace(/[0-9a-f]{8}-[0-9a-f-]{27,}/g, '<id>').replace(/\d+/g, '#').slice(0, 120);
 }
 
 /** The `code` of a JSON error body, or `-`. */
