@@ -20,16 +20,12 @@ import { connectLogClient } from '../../sdk/client/log-client.js';
 import { chaosSettings, type ChaosSettings } from './chaos-options.js';
 import { auditRun } from './chaos-audit.js';
 import { REPLICATION_FACTOR, startChaosCluster, type ChaosCluster } from './chaos-cluster.js';
-import { ChaosLoad } from './chaos-load.js';
+import { runPhases } from './chaos-phases.js';
 import { reportChaos } from './chaos-report.js';
 import { chaosVerdict } from './chaos-verdict.js';
-import { FaultInjector } from './fault-injector.js';
 import { FuzzTally } from './fuzz-tally.js';
-import { runFuzz } from './fuzz-runner.js';
-import { sendPoison, type SentPoison } from './poison-sender.js';
-import { seededRandom } from './seeded-random.js';
-import { probeIds } from './shard-probe.js';
-import { summariseShardFailures, type ShardFailure, type TimedShardEvent } from './shard-failures.js';
+import type { SentPoison } from './poison-sender.js';
+import type { ShardFailure, TimedShardEvent } from './shard-failures.js';
 
 const settings = parseSettings();
 const began = Date.now();
@@ -45,8 +41,6 @@ const shardStarts: TimedShardEvent[] = [];
 const crashes: string[] = [];
 const poison: SentPoison[] = [];
 const fuzz = new FuzzTally();
-/** Requests in flight at once: enough that requests waiting out their own timeouts (or hanging) do not stall the fuzz. */
-const FUZZ_CONCURRENCY = 64;
 
 log(`chaos run: ${JSON.stringify(settings)}; topic prefix ${prefix}; logs in ${logDir}`);
 const dataDir = await mkdtemp(join(tmpdir(), 'logbook-chaos-'));
@@ -73,43 +67,13 @@ process.exit(exitCode);
 async function runAndAudit(c: ChaosCluster): Promise<number> {
   const kafkaLog = await openLog({ kind: 'kafka', brokers: c.kafka.brokers, clientId: 'chaos-harness' });
   const { client, close } = await connectLogClient(kafkaLog, catalog);
-  const random = seededRandom(settings.seed);
   const topicsBefore = await c.countTopics();
-  const begin = Date.now() + 1_000;
-  const until = begin + settings.loadSeconds * 1000;
-  // The fuzz goes on into the drain when it fell behind, but not for ever.
-  const deadline = until + (settings.drainSeconds + 120) * 1000;
-  let stopped = false;
-  const load = new ChaosLoad({ client, tag: began.toString(36), workflows: settings.workflows, begin, until, timerMs: settings.timerMs });
-  const injector = new FaultInjector({
-    engines: c.engines, kafka: c.kafka, probeIds: probeIds('default', settings.shards), killEveryMs: settings.killEverySeconds * 1000,
-    restartAfterMs: settings.restartAfterSeconds * 1000, brokerDownMs: settings.brokerDownSeconds * 1000, broker: 2, begin, until, log,
-  });
-  const progress = () => {
-    const k = injector.counts();
-    const z = fuzz.provisional(injector.windows());
-    const failed = summariseShardFailures(shardFailures, injector.windows());
-    log(`${Math.round((Date.now() - begin) / 1000)} s: started ${load.confirmed()}/${load.offered()} of ${settings.workflows}, completed ${load.completed()}, kills ${k.engine} engine + ${k.broker} broker, poison ${poison.length}/${settings.poison}, fuzz ${fuzz.count}/${settings.fuzz} (5xx ${z.serverErrors}, hangs ${z.hangs}), shard failures ${failed.total} (input ${failed.byCause.input})`);
-  };
-  const ticker = setInterval(progress, 5_000);
-  const running = [
-    load.offer(),
-    injector.run(),
-    sendPoison({ brokers: c.kafka.brokers, topic: catalog.commands, shards: settings.shards, count: settings.poison, random: seededRandom(settings.seed + 1), begin, until, isStopped: () => stopped, onSent: (p) => void poison.push(p) }),
-    runFuzz({ planned: settings.fuzz, random, engines: c.engines, begin, until, deadline, concurrency: FUZZ_CONCURRENCY, tally: fuzz, isStopped: () => stopped }),
-  ];
-  await running[0];
-  // Every planned fault happens, one at a time, even when a slow recovery pushed it past the arrivals.
-  await running[1];
-  log(`arrivals over and every fault recovered from (or given up on); draining for at most ${settings.drainSeconds} s`);
-  clearInterval(ticker);
-  await load.drain(settings.drainSeconds * 1000, progress);
-  stopped = true;
-  load.stop();
-  await Promise.all(running);
+  const { load, injector } = await runPhases({ settings, cluster: c, catalog, client, tag: began.toString(36), log, poison, fuzz, shardFailures });
   log('auditing the history topic, the dead letters and the activity execution logs');
+  const gateway = (c.engines.find((e) => e.up) ?? c.engines[0]!).endpoint!;
   const { figures, details } = await auditRun({
-    log: kafkaLog, catalog, offered: load.outcomesInput(), activityLogs: c.activityLogs, injector, poison, fuzz, fuzzPlanned: settings.fuzz, shardFailures, shardStarts, crashes, brokers: c.kafka.brokers, gateway: (c.engines.find((e) => e.up) ?? c.engines[0]!).endpoint!,
+    log: kafkaLog, catalog, offered: load.outcomesInput(), activityLogs: c.activityLogs, injector, poison, fuzz, fuzzPlanned: settings.fuzz,
+    shardFailures, shardStarts, crashes, brokers: c.kafka.brokers, gateway,
   });
   const topicsAfter = await c.countTopics();
   await close();
