@@ -17,8 +17,9 @@ export const REPLY_WAIT_MS = 30_000;
 export const RESULT_WAIT_MS = 60_000;
 /** Queries without a timeout (query-sender.ts). */
 export const QUERY_WAIT_MS = 10_000;
-/** A long poll without `waitMs` (wire-values.ts), and its cap. */
+/** A long poll without `waitMs` (wire-values.ts). */
 export const POLL_WAIT_MS = 20_000;
+/** The most a long poll waits, whatever its `waitMs` (wire-values.ts). */
 export const POLL_WAIT_CAP_MS = 60_000;
 /** A history read waits this long for events committed but not yet indexed (engine.ts). */
 export const HISTORY_WAIT_MS = 5_000;

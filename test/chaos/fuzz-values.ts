@@ -13,6 +13,7 @@ export const FUZZ_NAMESPACES = ['fuzz', 'fuzz-b'] as const;
 export const REGISTERED_NAMESPACES = ['fuzz-reg'] as const;
 /** Namespaces the fuzz only reads (list, count, describe, history). */
 export const READ_NAMESPACES = [...FUZZ_NAMESPACES, ...REGISTERED_NAMESPACES, 'default'] as const;
+/** Workflow ids the fuzz uses: never those of the chaos workflows (`chaos-…`). */
 export const FUZZ_WORKFLOW_IDS = Array.from({ length: 12 }, (_, i) => `fuzz-${i + 1}`);
 /** Task queues of the fuzz; never `chaos`, whose tasks a fuzz poll would steal. */
 export const FUZZ_TASK_QUEUES = ['fq1', 'fq2'] as const;
@@ -26,8 +27,9 @@ export const HOSTILE_SEGMENTS = [
 /** Names that are invalid as a namespace or task queue (they become part of a topic name). */
 export const HOSTILE_NAMES = ['a.b', '../../q', '..%2F..%2Fetc', '', ' ', 'q q', 'ü', 'x'.repeat(300), '-'.repeat(3), 'a/b', '\u0000'] as const;
 
-/** Durations: valid short ones, and ones the engine must refuse (or cap) without waiting. */
+/** Short valid waits, so the fuzz stays quick. */
 export const VALID_WAITS = ['0', '1ms', '200ms', '1s', '2s', 500, 1_000] as const;
+/** Waits the engine must refuse (or cap to a documented maximum) without waiting. */
 export const HOSTILE_WAITS = [
   'abc', '-1s', '1e400', 'NaN', 'Infinity', '-0', '99999h', '1000000000d', '9007199254740993', '1.5.5s', '', '10 parsecs', '0x10',
   9_007_199_254_740_991, -5, 1e308, true, null, [], {},
