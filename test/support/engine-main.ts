@@ -4,7 +4,8 @@
  *   LOGBOOK_KAFKA_BROKERS, ENGINE_PREFIX, ENGINE_SHARDS, ENGINE_DATA, ENGINE_PORT,
  *   ENGINE_ROLE = engine | workers | both,
  *   ENGINE_WORKER_GATEWAY (workers only: gateway URLs for history, comma-separated, tried in turn),
- *   ENGINE_WORKER_QUEUES (optional: the task queues whose workers run, comma-separated; default all),
+ *   ENGINE_WORKER_QUEUES (optional: the task queues whose workers run, comma-separated; default all but `chaos`,
+ *     the fault harness's queue, which only test/chaos asks for),
  *   ENGINE_REPLICATION_FACTOR (optional: of the engine's topics; default the engine's),
  *   BENCH_ACTIVITY_LOG (a file the bench activity appends its executions to; see test/bench/workflows/activities.ts)
  * Prints `READY <endpoint>` once serving.
@@ -42,7 +43,7 @@ const shards = Number(env('ENGINE_SHARDS', '8'));
 const role = env('ENGINE_ROLE', 'both');
 const port = Number(env('ENGINE_PORT', '0'));
 const replicationFactor = process.env.ENGINE_REPLICATION_FACTOR ? Number(process.env.ENGINE_REPLICATION_FACTOR) : undefined;
-const queues = process.env.ENGINE_WORKER_QUEUES?.split(',');
+const queues = process.env.ENGINE_WORKER_QUEUES?.split(',') ?? ['orders', 'travel', 'timers', 'resume', 'bench'];
 
 async function startWorkers(connection: WorkerConnection, history: HistoryFetcher): Promise<Worker[]> {
   const slow = Number(process.env.ENGINE_SLOW_ACTIVITY_MS ?? '0');
@@ -63,7 +64,7 @@ async function startWorkers(connection: WorkerConnection, history: HistoryFetche
     { taskQueue: 'bench', workflowsPath: path('../bench/workflows/index.ts'), activities: benchActivities, history, maxConcurrentWorkflowTasks: 50 },
     { taskQueue: 'chaos', workflowsPath: path('../chaos/workflows/index.ts'), activities: benchActivities, history, maxConcurrentWorkflowTasks: 50 },
   ];
-  const workers = options.filter((o) => !queues || queues.includes(o.taskQueue)).map((o) => new Worker(connection, o));
+  const workers = options.filter((o) => queues.includes(o.taskQueue)).map((o) => new Worker(connection, o));
   for (const w of workers) await w.start();
   return workers;
 }
