@@ -22,6 +22,7 @@ const ATTEMPTS = 10;
 /** One offered workflow as the load generator tracks it. */
 interface Tracked {
   readonly workflowId: string;
+  readonly offeredAt: number;
   inKafka: boolean;
   confirmed: boolean;
   signalled: boolean;
@@ -44,6 +45,12 @@ export class ChaosLoad {
   private readonly tracked: Tracked[] = [];
   private readonly pending: Promise<void>[] = [];
   private stopped = false;
+  /** When Kafka last acknowledged a command of the load generator (epoch ms). */
+  private lastAckAt = 0;
+  /** Commands written and not yet acknowledged nor refused. */
+  private inFlight = 0;
+  /** Errors of sends Kafka did not acknowledge, by message. */
+  private readonly sendErrors: Record<string, number> = {};
 
   constructor(private readonly plan: LoadPlan) {}
 
@@ -53,7 +60,7 @@ export class ChaosLoad {
     const every = (plan.until - plan.begin) / plan.workflows;
     for (let i = 0; i < plan.workflows && !this.stopped; i++) {
       await sleep(Math.max(0, plan.begin + i * every - Date.now()));
-      const w: Tracked = { workflowId: `chaos-${plan.tag}-${i}`, inKafka: false, confirmed: false, signalled: false };
+      const w: Tracked = { workflowId: `chaos-${plan.tag}-${i}`, offeredAt: Date.now(), inKafka: false, confirmed: false, signalled: false };
       this.tracked.push(w);
       this.pending.push(this.follow(w).catch((error: Error) => void (w.error = error.message)));
     }
@@ -89,9 +96,23 @@ export class ChaosLoad {
     return this.tracked.map((w) => ({ workflowId: w.workflowId, inKafka: w.inKafka, confirmed: w.confirmed, signalled: w.signalled }));
   }
 
-  /** What went wrong as the load generator saw it (first 20), for the report. */
-  errors(): string[] {
-    return this.tracked.filter((w) => w.error).slice(0, 20).map((w) => `${w.workflowId}: ${w.error}`);
+  /**
+   * What went wrong as the load generator saw it, for the report: the first 20 workflows that
+   * failed, the errors of sends Kafka did not acknowledge, and when the starts that never reached
+   * Kafka were offered, against the last acknowledgement of any command.
+   */
+  errors(): Record<string, unknown> {
+    const notInKafka = this.tracked.filter((w) => !w.inKafka);
+    return {
+      workflows: this.tracked.filter((w) => w.error).slice(0, 20).map((w) => `${w.workflowId}: ${w.error}`),
+      sendErrors: this.sendErrors,
+      notInKafka: notInKafka.length,
+      notInKafkaOfferedFrom: notInKafka.length ? new Date(notInKafka[0]!.offeredAt).toISOString() : null,
+      notInKafkaOfferedUntil: notInKafka.length ? new Date(notInKafka.at(-1)!.offeredAt).toISOString() : null,
+      lastAcknowledgedSend: this.lastAckAt ? new Date(this.lastAckAt).toISOString() : null,
+      // A send that neither resolved nor failed by the end: its write to Kafka never finished.
+      sendsInFlight: this.inFlight,
+    };
   }
 
   private async follow(w: Tracked): Promise<void> {
@@ -119,19 +140,32 @@ export class ChaosLoad {
   private async untilAnswered(command: Command, timeoutMs: number, onInKafka?: () => void, attempts = ATTEMPTS): Promise<Reply> {
     let last: unknown;
     for (let attempt = 1; attempt <= attempts && !this.stopped; attempt++) {
+      this.inFlight++;
       const reply = this.plan.client.send(command, { awaitReply: true, timeoutMs });
       try {
         // The send resolves with the reply; a failed write to Kafka rejects before any wait.
         const answer = await reply;
-        onInKafka?.();
+        this.acknowledged(onInKafka);
         if (answer) return answer;
       } catch (error) {
         last = error;
-        if ((error as { code?: string }).code === 'REPLY_TIMEOUT' || (error as Error).name === 'ReplyTimeoutError') onInKafka?.();
-        else await sleep(1_000);
+        if ((error as { code?: string }).code === 'REPLY_TIMEOUT') this.acknowledged(onInKafka);
+        else {
+          const message = (error as Error).message.slice(0, 160);
+          this.sendErrors[message] = (this.sendErrors[message] ?? 0) + 1;
+          await sleep(1_000);
+        }
+      } finally {
+        this.inFlight--;
       }
     }
     throw new Error(this.stopped ? 'stopped before an answer' : `no answer after ${attempts} attempts: ${(last as Error)?.message}`);
+  }
+
+  /** Kafka acknowledged a send (the reply came, or the wait for it timed out after the write). */
+  private acknowledged(onInKafka: (() => void) | undefined): void {
+    this.lastAckAt = Date.now();
+    onInKafka?.();
   }
 }
 
