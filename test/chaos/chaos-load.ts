@@ -47,7 +47,7 @@ export class ChaosLoad {
   private stopped = false;
   /** When Kafka last acknowledged a command of the load generator (epoch ms). */
   private lastAckAt = 0;
-  /** Commands written and not yet acknowledged nor refused. */
+  /** Commands sent whose write and reply are not both settled yet. */
   private inFlight = 0;
   /** Errors of sends Kafka did not acknowledge, by message. */
   private readonly sendErrors: Record<string, number> = {};
@@ -110,8 +110,8 @@ export class ChaosLoad {
       notInKafkaOfferedFrom: notInKafka.length ? new Date(notInKafka[0]!.offeredAt).toISOString() : null,
       notInKafkaOfferedUntil: notInKafka.length ? new Date(notInKafka.at(-1)!.offeredAt).toISOString() : null,
       lastAcknowledgedSend: this.lastAckAt ? new Date(this.lastAckAt).toISOString() : null,
-      // A send that neither resolved nor failed by the end: its write to Kafka never finished.
-      sendsInFlight: this.inFlight,
+      // Commands whose write or reply had not settled when the run ended.
+      commandsUnsettledAtEnd: this.inFlight,
     };
   }
 
