@@ -11,7 +11,7 @@ import { auditHistoryTopic } from './history-topic-audit.js';
 import { matchPoison, suspectPoison } from './poison-figures.js';
 import type { SentPoison } from './poison-sender.js';
 import { summariseShardFailures, takeoverTimes, type ShardFailure, type TimedShardEvent } from './shard-failures.js';
-import { stuckEvidence, taskCommands } from './stuck-evidence.js';
+import { stuckEvidence, taskCommands, taskRecords } from './stuck-evidence.js';
 import { readDeadLetters, readExecutionLogs, readHistoryTopic } from './topic-readers.js';
 import { workflowOutcomes, type OfferedWorkflow } from './workflow-outcomes.js';
 
@@ -91,13 +91,18 @@ export async function auditRun(run: RunRecord): Promise<AuditResult> {
   return { figures, details };
 }
 
-/** The first re-runs after completion, each with the claims and results for its activity on the command topic. */
+/**
+ * The first re-runs after completion, each with the claims and results for its activity on the
+ * command topic and its records on the activity task topic (two records: it was dispatched twice).
+ */
 async function rerunEvidence(run: RunRecord, runs: ReadonlyMap<string, readonly HistoryEvent[]>, reruns: readonly RerunAfterCompletion[]): Promise<unknown[]> {
   const listed = reruns.slice(0, 50).map((r) => {
     const events = [...runs.entries()].find(([key]) => key.startsWith(`default/${r.workflowId}/`))?.[1] ?? [];
     const scheduled = events.find((e) => e.attributes.type === 'ActivityTaskScheduled' && (e.attributes as { activityId?: string }).activityId === r.activityId);
     return { rerun: r, key: scheduled ? `${scheduled.runId}/${scheduled.eventId}` : undefined };
   });
-  const commands = await taskCommands(run.log, run.catalog, new Set(listed.flatMap((l) => (l.key ? [l.key] : []))));
-  return listed.map((l) => ({ ...l.rerun, commands: l.key ? (commands.get(l.key) ?? []) : [] }));
+  const keys = new Set(listed.flatMap((l) => (l.key ? [l.key] : [])));
+  const commands = await taskCommands(run.log, run.catalog, keys);
+  const tasks = await taskRecords(run.log, run.catalog, 'default', 'chaos', keys);
+  return listed.map((l) => ({ ...l.rerun, commands: l.key ? (commands.get(l.key) ?? []) : [], taskRecords: l.key ? (tasks.get(l.key) ?? []) : [] }));
 }

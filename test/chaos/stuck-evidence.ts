@@ -18,7 +18,7 @@ import type { StuckRun } from './workflow-outcomes.js';
 export interface StuckEvidence extends StuckRun {
   readonly shard: number;
   /** The task record for the last scheduled event, if it is in its task topic. */
-  readonly task: { readonly topic: string; readonly partition: number; readonly offset: number; readonly attempt: number } | null;
+  readonly task: TaskRecord | null;
   /** The workers' committed offset of that partition (null: none), and whether it is past the task. */
   readonly groupCommitted: number | null;
   readonly committedPast: boolean | null;
@@ -42,28 +42,14 @@ export async function stuckEvidence(log: Log, catalog: TopicCatalog, brokers: re
   if (runs.length === 0) return [];
   const wanted = new Map(runs.map((r) => [`${r.runId}/${r.lastEventId}`, r]));
   const topics = catalog.taskTopics(namespace, taskQueue);
-  const tasks = new Map<string, { topic: string; partition: number; offset: number; attempt: number }>();
-  const partitions = catalog.taskTopicSpecs(namespace, taskQueue)[0]!.partitions;
-  const scan = async (topic: string, decode: (value: Buffer) => { runId: string; scheduledEventId: number; attempt: number }) => {
-    for (let p = 0; p < partitions; p++) {
-      await log.readPartition(topic, p, 0, (batch) => {
-        for (const r of batch) {
-          const task = r.value ? tryDecode(() => decode(r.value!)) : undefined;
-          const key = task && `${task.runId}/${task.scheduledEventId}`;
-          if (key && wanted.has(key)) tasks.set(key, { topic, partition: r.partition, offset: r.offset, attempt: task.attempt });
-        }
-      });
-    }
-  };
-  await scan(topics.workflow, (v) => serde.decodeSync(workflowTaskCodec, v));
-  await scan(topics.activity, (v) => serde.decodeSync(activityTaskCodec, v));
+  const records = await taskRecords(log, catalog, namespace, taskQueue, new Set(wanted.keys()));
   const commands = await taskCommands(log, catalog, new Set(wanted.keys()));
   const committed = await groupOffsets(brokers, catalog.prefix, namespace, taskQueue, [topics.workflow, topics.activity]);
   const positions = await commandPositions(log, catalog, new Set(runs.map((r) => catalog.shardOf(namespace, r.workflowId))));
   const states = await Promise.all(runs.map((r) => describeRun(gateway, namespace, r.workflowId)));
   return runs.map((r, i) => {
     const key = `${r.runId}/${r.lastEventId}`;
-    const task = tasks.get(key) ?? null;
+    const task = records.get(key)?.at(-1) ?? null;
     const groupCommitted = task ? (committed.get(`${task.topic}/${task.partition}`) ?? null) : null;
     const shard = catalog.shardOf(namespace, r.workflowId);
     return {
@@ -71,6 +57,35 @@ export async function stuckEvidence(log: Log, catalog: TopicCatalog, brokers: re
       shardCommandPosition: positions.get(shard) ?? null, state: states[i],
     };
   });
+}
+
+/** A task record on a task topic. */
+export interface TaskRecord {
+  readonly topic: string;
+  readonly partition: number;
+  readonly offset: number;
+  readonly attempt: number;
+}
+
+/** Every workflow and activity task record of the queue for each wanted `runId/scheduledEventId`, in offset order per partition. */
+export async function taskRecords(log: Log, catalog: TopicCatalog, namespace: string, taskQueue: string, wanted: ReadonlySet<string>): Promise<Map<string, TaskRecord[]>> {
+  const found = new Map<string, TaskRecord[]>();
+  const topics = catalog.taskTopics(namespace, taskQueue);
+  const partitions = catalog.taskTopicSpecs(namespace, taskQueue)[0]!.partitions;
+  const scan = async (topic: string, decode: (value: Buffer) => { runId: string; scheduledEventId: number; attempt: number }) => {
+    for (let p = 0; p < partitions; p++) {
+      await log.readPartition(topic, p, 0, (batch) => {
+        for (const r of batch) {
+          const task = r.value ? tryDecode(() => decode(r.value!)) : undefined;
+          const key = task && `${task.runId}/${task.scheduledEventId}`;
+          if (key && wanted.has(key)) found.set(key, [...(found.get(key) ?? []), { topic, partition: r.partition, offset: r.offset, attempt: task.attempt }]);
+        }
+      });
+    }
+  };
+  await scan(topics.workflow, (v) => serde.decodeSync(workflowTaskCodec, v));
+  await scan(topics.activity, (v) => serde.decodeSync(activityTaskCodec, v));
+  return found;
 }
 
 /** A task command (claim, result) on the command topic. */
