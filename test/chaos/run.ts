@@ -59,7 +59,7 @@ try {
   exitCode = await runAndAudit(cluster);
   if (settings.keep) await keepRunning(cluster);
 } finally {
-  await cluster?.stop().catch((error: Error) => log(`stopping the cluster: ${error.message}`));
+  await cluster?.stop().then(() => log('cluster stopped'), (error: Error) => log(`stopping the cluster: ${error.message}`));
   await rm(dataDir, { recursive: true, force: true });
 }
 process.exit(exitCode);
