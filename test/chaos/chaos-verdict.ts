@@ -3,7 +3,7 @@ import type { HistoryTopicAudit } from './history-topic-audit.js';
 import type { ShardFailureSummary } from './shard-failures.js';
 
 /**
- * The figures of a chaos run and the invariants they must meet (issue 10's acceptance): 0 lost,
+ * The figures of a chaos run and the invariants they must meet (the engine's reliability promise): 0 lost,
  * 0 stuck, 0 duplicated history events, 0 completed activities run again, 0 shard failures caused
  * by a bad input, no 5xx but a 503 with Retry-After during a failover, no hang, and every killed
  * engine node's shards served again within {@link RECOVERY_LIMIT_MS}.

@@ -10,8 +10,9 @@ import type { StuckRun } from './workflow-outcomes.js';
  * Where each stuck run's last step went missing: for a run that stopped at WorkflowTaskScheduled or
  * ActivityTaskScheduled, whether the task reached its task topic, whether the workers' group has
  * committed past it, and which claims and results for it are on the command topic. A task that
- * was dispatched and committed past without any claim is the defect issue 10 part 4 names ("a task
- * is committed past before it is answered"); no task at all is a dispatch that went missing.
+ * was dispatched and committed past without any claim was skipped by the workers before anyone
+ * answered it; a claim and a result on the command topic that the history lacks were skipped by the
+ * shard; no task at all is a dispatch that went missing.
  */
 
 /** What was found for one stuck run. */
