@@ -33,10 +33,12 @@ test('a shard failure is pinned on the last poison sent to its partition before 
     group(2, "namespace 'a.b' may contain only letters", 300),
     group(4, "task queue '../../q' may contain only letters", 400),
     group(5, 'Maximum call stack size exceeded', 600),
+    group(3, "namespace '.' may contain only letters", 600),
     group(6, 'fenced', 600, 'fault'),
   ], poison);
   assert.equal(suspects['engine-1 shard 2']?.suspect?.sentAt, 100, 'the random bytes sent later to shard 2 do not name a namespace');
   assert.equal(suspects['engine-1 shard 4']?.suspect, null, 'the only fitting poison came after the failure: the fuzz, or another input');
   assert.equal(suspects['engine-1 shard 5']?.suspect, null);
+  assert.equal(suspects['engine-1 shard 3']?.suspect, null, "no poison carries the namespace '.': the fuzz sent it");
   assert.equal('engine-1 shard 6' in suspects, false, 'only failures caused by an input are pinned');
 });
