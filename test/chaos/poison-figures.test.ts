@@ -42,3 +42,10 @@ test('a shard failure is pinned on the last poison sent to its partition before 
   assert.equal(suspects['engine-1 shard 3']?.suspect, null, "no poison carries the namespace '.': the fuzz sent it");
   assert.equal('engine-1 shard 6' in suspects, false, 'only failures caused by an input are pinned');
 });
+
+test('a record too large is pinned on the largest poison record that fits the size the message gives', () => {
+  const at = (kind: SentPoison['kind'], valueBytes: number, sentAt: number): SentPoison => ({ ...sent(kind, 1, sentAt), valueBytes, keyBytes: 20, sentAt });
+  const poison = [at('oversized-payload', 2_621_600, 100), at('huge-key', 120, 200)];
+  const group: FailureGroup = { node: 'engine-2', shard: 1, kind: 'corrupted', cause: 'input', message: 'a record for p.commands.dlq is 2621891 bytes, over the limit of 2621440 bytes', count: 3, firstAt: 300, lastAt: 400 };
+  assert.equal(suspectPoison([group], poison)['engine-2 shard 1']?.suspect?.kind, 'oversized-payload');
+});

@@ -77,7 +77,7 @@ const MESSAGE_KINDS: ReadonlyArray<readonly [RegExp, readonly PoisonKind[]]> = [
 /**
  * For each node and shard that failed for an input, the poison record that most likely did it: the
  * last one sent to that partition before the first such failure whose kind fits the message (a
- * refused name names it). Null when none fits: the input came from elsewhere (the HTTP fuzz sends
+ * refused name names it), or for a record too large, the largest that fits its size. Null when none fits: the input came from elsewhere (the HTTP fuzz sends
  * the same hostile names through the gateway) or was one nobody foresaw.
  */
 export function suspectPoison(groups: readonly FailureGroup[], poison: readonly SentPoison[]): Record<string, { readonly message: string; readonly suspect: SentPoison | null }> {
@@ -86,8 +86,13 @@ export function suspectPoison(groups: readonly FailureGroup[], poison: readonly 
     const key = `${group.node} shard ${group.shard}`;
     if (group.cause !== 'input' || key in out) continue;
     const kinds = MESSAGE_KINDS.find(([pattern]) => pattern.test(group.message))?.[1];
-    const fits = (p: SentPoison) => p.partition === group.shard && p.sentAt <= group.firstAt && p.offset !== null && (!kinds || kinds.includes(p.kind));
-    out[key] = { message: group.message, suspect: [...poison].reverse().find(fits) ?? null };
+    // "a record … is N bytes": only a poison record no larger than that can have become it.
+    const bytes = Number(/ is (\d+) bytes/.exec(group.message)?.[1] ?? Infinity);
+    const size = (p: SentPoison) => (p.keyBytes ?? 0) + (p.valueBytes ?? 0);
+    const fits = (p: SentPoison) => p.partition === group.shard && p.sentAt <= group.firstAt && p.offset !== null && (!kinds || kinds.includes(p.kind)) && size(p) <= bytes;
+    const candidates = poison.filter(fits);
+    const suspect = Number.isFinite(bytes) ? candidates.sort((a, b) => size(b) - size(a))[0] : candidates.at(-1);
+    out[key] = { message: group.message, suspect: suspect ?? null };
   }
   return out;
 }
