@@ -2,7 +2,11 @@
  * An engine node (and optionally the example workers) in a process of its own, for tests that
  * kill or stop processes. Configured by environment:
  *   LOGBOOK_KAFKA_BROKERS, ENGINE_PREFIX, ENGINE_SHARDS, ENGINE_DATA, ENGINE_PORT,
- *   ENGINE_ROLE = engine | workers | both, ENGINE_WORKER_GATEWAY (workers only: a gateway URL for history),
+ *   ENGINE_ROLE = engine | workers | both,
+ *   ENGINE_WORKER_GATEWAY (workers only: gateway URLs for history, comma-separated, tried in turn),
+ *   ENGINE_WORKER_QUEUES (optional: the task queues whose workers run, comma-separated; default all but `chaos`,
+ *     the fault harness's queue, which only test/chaos asks for),
+ *   ENGINE_REPLICATION_FACTOR (optional: of the engine's topics; default the engine's),
  *   BENCH_ACTIVITY_LOG (a file the bench activity appends its executions to; see test/bench/workflows/activities.ts)
  * Prints `READY <endpoint>` once serving.
  */
@@ -17,7 +21,7 @@ import { topicCatalog } from '../../topics/catalog.js';
 import { openLog } from '../../topics/log/open-log.js';
 import { defaultDataConverter } from '../../topics/payload/index.js';
 import { SingleObjectSerde } from '../../topics/serde/index.js';
-import { Worker } from '../../sdk/worker/worker.js';
+import { Worker, type WorkerOptions } from '../../sdk/worker/worker.js';
 import * as orderActivities from '../../examples/order/activities.js';
 import * as travelActivities from '../../examples/travel/activities.js';
 import * as benchActivities from '../bench/workflows/activities.js';
@@ -39,6 +43,8 @@ const prefix = env('ENGINE_PREFIX');
 const shards = Number(env('ENGINE_SHARDS', '8'));
 const role = env('ENGINE_ROLE', 'both');
 const port = Number(env('ENGINE_PORT', '0'));
+const replicationFactor = process.env.ENGINE_REPLICATION_FACTOR ? Number(process.env.ENGINE_REPLICATION_FACTOR) : undefined;
+const queues = process.env.ENGINE_WORKER_QUEUES?.split(',') ?? ['orders', 'travel', 'timers', 'resume', 'bench'];
 
 async function startWorkers(connection: WorkerConnection, history: HistoryFetcher): Promise<Worker[]> {
   const slow = Number(process.env.ENGINE_SLOW_ACTIVITY_MS ?? '0');
@@ -50,21 +56,49 @@ async function startWorkers(connection: WorkerConnection, history: HistoryFetche
       return orderActivities.reserveStock(...args);
     },
   };
-  const workers = [
-    new Worker(connection, { taskQueue: 'orders', workflowsPath: fileURLToPath(new URL('../../examples/order/workflows.ts', import.meta.url)), activities: delayed, history }),
-    new Worker(connection, { taskQueue: 'travel', workflowsPath: fileURLToPath(new URL('../../examples/travel/workflows.ts', import.meta.url)), activities: travelActivities, history }),
-    new Worker(connection, { taskQueue: 'timers', workflowsPath: fileURLToPath(new URL('../workflows/timers.ts', import.meta.url)), history }),
-    new Worker(connection, { taskQueue: 'resume', workflowsPath: fileURLToPath(new URL('../workflows/heartbeat-resume.ts', import.meta.url)), activities: resumableActivities, history }),
-    new Worker(connection, { taskQueue: 'bench', workflowsPath: fileURLToPath(new URL('../bench/workflows/index.ts', import.meta.url)), activities: benchActivities, history, maxConcurrentWorkflowTasks: 50 }),
+  const path = (relative: string) => fileURLToPath(new URL(relative, import.meta.url));
+  const options: WorkerOptions[] = [
+    { taskQueue: 'orders', workflowsPath: path('../../examples/order/workflows.ts'), activities: delayed, history },
+    { taskQueue: 'travel', workflowsPath: path('../../examples/travel/workflows.ts'), activities: travelActivities, history },
+    { taskQueue: 'timers', workflowsPath: path('../workflows/timers.ts'), history },
+    { taskQueue: 'resume', workflowsPath: path('../workflows/heartbeat-resume.ts'), activities: resumableActivities, history },
+    { taskQueue: 'bench', workflowsPath: path('../bench/workflows/index.ts'), activities: benchActivities, history, maxConcurrentWorkflowTasks: 50 },
+    { taskQueue: 'chaos', workflowsPath: path('../chaos/workflows/index.ts'), activities: benchActivities, history, maxConcurrentWorkflowTasks: 50 },
   ];
+  const workers = options.filter((o) => queues.includes(o.taskQueue)).map((o) => new Worker(connection, o));
   for (const w of workers) await w.start();
   return workers;
 }
 
+/**
+ * A history fetcher over several gateways: the first that answers wins, so a worker keeps replaying
+ * while the node it asked last is down (a fault test kills engine nodes under running workers).
+ */
+function failoverHistoryFetcher(endpoints: readonly string[]): HistoryFetcher {
+  const fetchers = endpoints.map((e) => gatewayHistoryFetcher(e));
+  let preferred = 0;
+  return {
+    async fetch(run, untilEventId) {
+      let lastError: unknown;
+      for (let i = 0; i < fetchers.length; i++) {
+        const at = (preferred + i) % fetchers.length;
+        try {
+          const events = await fetchers[at]!.fetch(run, untilEventId);
+          preferred = at;
+          return events;
+        } catch (error) {
+          lastError = error;
+        }
+      }
+      throw lastError;
+    },
+  };
+}
+
 if (role === 'workers') {
   const log = await openLog({ kind: 'kafka', brokers });
-  const connection = { log, catalog: topicCatalog({ prefix, shards }), serde: new SingleObjectSerde(), dataConverter: defaultDataConverter };
-  await startWorkers(connection, gatewayHistoryFetcher(env('ENGINE_WORKER_GATEWAY')));
+  const connection = { log, catalog: topicCatalog({ prefix, shards, ...(replicationFactor ? { replicationFactor } : {}) }), serde: new SingleObjectSerde(), dataConverter: defaultDataConverter };
+  await startWorkers(connection, failoverHistoryFetcher(env('ENGINE_WORKER_GATEWAY').split(',')));
   console.log('READY workers');
 } else {
   const server = createServer();
@@ -75,6 +109,7 @@ if (role === 'workers') {
     log: { kind: 'kafka', brokers },
     prefix,
     shards,
+    ...(replicationFactor ? { replicationFactor } : {}),
     dataDirectory: env('ENGINE_DATA'),
     endpoint,
     // `SHARD <n> <STATE> <the move>`: tests read when a shard runs and why one failed.

@@ -15,6 +15,8 @@ export interface EngineProcess {
   /** The node's gateway URL (engine roles). */
   readonly endpoint: string;
   readonly output: string[];
+  /** Resolves with how the process ended, however it ended (a kill, a stop, or a crash of its own). */
+  readonly exited: Promise<ProcessEnd>;
   /** SIGKILL: no shutdown code runs. */
   kill9(): Promise<ProcessEnd>;
   /** SIGTERM: graceful stop (SIGKILL after a 20 s grace period). Resolves with how the process ended. */
@@ -23,25 +25,38 @@ export interface EngineProcess {
 
 /**
  * Starts `test/support/engine-main.ts` with the given environment (and extra node flags, such as
- * `--cpu-prof`) and waits for its READY line.
+ * `--cpu-prof`) and waits for its READY line. `onOutput` sees every chunk of its stdout and stderr
+ * as it arrives (a fault harness timestamps and files them), before and after READY.
  */
-export async function startEngineProcess(env: Record<string, string>, timeoutMs = 90_000, nodeFlags: readonly string[] = []): Promise<EngineProcess> {
+export async function startEngineProcess(
+  env: Record<string, string>,
+  timeoutMs = 90_000,
+  nodeFlags: readonly string[] = [],
+  onOutput?: (chunk: string) => void,
+): Promise<EngineProcess> {
   // stdin is a pipe the child watches: if this test process dies, the child exits too.
   const child: ChildProcess = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', MAIN], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
   const output: string[] = [];
   const exited = new Promise<ProcessEnd>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   const endpoint = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`engine process not ready in ${timeoutMs} ms:\n${output.join('')}`)), timeoutMs);
+    let ready = false;
     const onData = (chunk: Buffer) => {
       output.push(chunk.toString());
-      const ready = /READY (\S+)/.exec(output.join(''));
-      if (ready) {
+      onOutput?.(chunk.toString());
+      // Scanned only until READY: a long-lived process's output would make every later chunk costly.
+      const line = ready ? null : /READY (\S+)/.exec(output.join(''));
+      if (line) {
+        ready = true;
         clearTimeout(timer);
-        resolve(ready[1]!);
+        resolve(line[1]!);
       }
     };
     child.stdout!.on('data', onData);
-    child.stderr!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => {
+      output.push(chunk.toString());
+      onOutput?.(chunk.toString());
+    });
     child.once('exit', (code) => {
       clearTimeout(timer);
       reject(new Error(`engine process exited with ${code} before it was ready:\n${output.join('')}`));
@@ -56,5 +71,5 @@ export async function startEngineProcess(env: Record<string, string>, timeoutMs 
     clearTimeout(grace);
     return end;
   };
-  return { pid: child.pid!, endpoint, output, kill9: () => signal('SIGKILL'), stop: () => signal('SIGTERM') };
+  return { pid: child.pid!, endpoint, output, exited, kill9: () => signal('SIGKILL'), stop: () => signal('SIGTERM') };
 }
