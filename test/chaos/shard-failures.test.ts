@@ -3,17 +3,18 @@ import { test } from 'node:test';
 import { faultWindow, SETTLE_MS, UNRECOVERED_MS, windowAt } from './fault-windows.js';
 import { failureCause, isShardFailure, parseShardEventLine, summariseShardFailures, takeoverTimes, type ShardFailure } from './shard-failures.js';
 
-test('both printed forms of a shard event parse: the test engine process and logbook dev', () => {
-  assert.deepEqual(parseShardEventLine("SHARD 3 corrupted namespace 'a.b' may contain only letters"), { shard: 3, kind: 'corrupted', message: "namespace 'a.b' may contain only letters" });
-  assert.deepEqual(parseShardEventLine('shard 5: lost — fenced by a newer owner'), { shard: 5, kind: 'lost', message: 'fenced by a newer owner' });
-  assert.deepEqual(parseShardEventLine('SHARD 0 started'), { shard: 0, kind: 'started', message: '' });
+test('both printed forms of a shard move parse: the test engine process and logbook dev', () => {
+  const move = "shard 3: RUNNING → CORRUPTED (generation 2): a send failed — namespace 'a.b' may contain only letters";
+  assert.deepEqual(parseShardEventLine(`SHARD 3 CORRUPTED ${move}`), { shard: 3, kind: 'corrupted', message: move });
+  assert.deepEqual(parseShardEventLine('shard 5: RUNNING → MIGRATED (generation 4): fenced while held — fenced by a newer owner'), { shard: 5, kind: 'migrated', message: 'fenced while held — fenced by a newer owner' });
+  assert.deepEqual(parseShardEventLine('SHARD 0 RUNNING shard 0: RESTORING → RUNNING (generation 1): restored')?.kind, 'running');
   assert.equal(parseShardEventLine('READY http://127.0.0.1:1'), undefined);
   assert.equal(parseShardEventLine('the SHARD 1 corrupted line quoted in another'), undefined);
 });
 
-test('ordinary lifecycle steps are not failures, every other kind is', () => {
-  for (const kind of ['started', 'stopped', 'restoring', 'running']) assert.equal(isShardFailure({ shard: 0, kind, message: '' }), false, kind);
-  for (const kind of ['lost', 'corrupted', 'start-failed', 'migrated']) assert.equal(isShardFailure({ shard: 0, kind, message: '' }), true, kind);
+test('ordinary lifecycle steps are not failures, CORRUPTED and MIGRATED are', () => {
+  for (const kind of ['created', 'restoring', 'running', 'suspended', 'closed']) assert.equal(isShardFailure({ shard: 0, kind, message: '' }), false, kind);
+  for (const kind of ['corrupted', 'migrated']) assert.equal(isShardFailure({ shard: 0, kind, message: '' }), true, kind);
 });
 
 test('a refused name or an oversized dead letter is an input failure even inside a fault window', () => {
@@ -52,8 +53,8 @@ test('a looping shard is one group with its count, first and last time, whatever
   assert.deepEqual(summary.groups[0], { node: 'engine-1', shard: 2, kind: 'corrupted', cause: 'input', message: 'dead letter of offset 1 is too large', count: 3, firstAt: 10, lastAt: 30 });
 });
 
-test('a takeover is timed from the kill to the next started event of the shard, on any node', () => {
-  const started = (shard: number, at: number, node = 'engine-2') => ({ shard, kind: 'started', message: '', at, node });
-  const events = [started(1, 50), started(1, 1_200), started(2, 2_500, 'engine-1'), { shard: 3, kind: 'stopped', message: '', at: 1_500, node: 'engine-2' }];
+test('a takeover is timed from the kill to the shard\'s next move to RUNNING, on any node', () => {
+  const started = (shard: number, at: number, node = 'engine-2') => ({ shard, kind: 'running', message: '', at, node });
+  const events = [started(1, 50), started(1, 1_200), started(2, 2_500, 'engine-1'), { shard: 3, kind: 'closed', message: '', at: 1_500, node: 'engine-2' }];
   assert.deepEqual(takeoverTimes(1_000, [1, 2, 3], events), { 1: 200, 2: 1_500, 3: null });
 });

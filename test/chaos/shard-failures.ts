@@ -1,11 +1,11 @@
 import { windowAt, type FaultWindow } from './fault-windows.js';
 
 /**
- * Shard failures read from the engine processes' output. An engine node reports each shard
- * lifecycle event through `onShardEvent`; the test engine process prints it as
- * `SHARD <n> <kind> <message>` (test/support/engine-main.ts) and `logbook dev` as
- * `shard <n>: <kind> — <message>` (gateway/cli.ts). Every kind but the ordinary lifecycle steps is a
- * failure (today `lost`, `corrupted`, `start-failed`).
+ * Shard failures read from the engine processes' output. An engine node reports each move of a
+ * shard's lifecycle (processors/shard-runtime/shard-lifecycle.ts); the test engine process prints
+ * it as `SHARD <n> <STATE> <the move>` (test/support/engine-main.ts) and `logbook dev` prints the
+ * failures as `shard <n>: <FROM> → <STATE> (generation <g>): <reason> — <error>` (gateway/cli.ts).
+ * The states CORRUPTED and MIGRATED are failures; the others are ordinary lifecycle steps.
  *
  * Each failure gets a cause, from its message and its time:
  * - `input`: the message is not a Kafka error (a name the engine refuses, a record it cannot decode
@@ -25,7 +25,7 @@ export interface ShardEventLine {
 }
 
 /** Kinds that are ordinary lifecycle steps, not failures (the later ones are those of the planned shard runtime). */
-const ORDINARY = new Set(['started', 'stopped', 'created', 'restoring', 'running', 'suspended', 'closed', 'assigned', 'revoked', 'quarantined']);
+const ORDINARY = new Set(['created', 'restoring', 'running', 'suspended', 'closed']);
 
 /** Messages that name a bad input, even when Kafka raised them (a dead letter larger than the record limit). */
 const INPUT_SIGNATURES = /may contain only|DECODE_[A-Z_]+|ENCODE_[A-Z_]+|larger than the max message size|MESSAGE_TOO_LARGE|RECORD_TOO_LARGE|too large|Maximum call stack|Cannot read propert|is not a function|is not iterable|TypeError|RangeError|SyntaxError/;
@@ -34,11 +34,11 @@ const KAFKA_SIGNATURES = /kafkajs|consumer group|consumer#run|fenced|PRODUCER_FE
 
 /** Parses one output line; undefined for a line that is not a shard event. */
 export function parseShardEventLine(line: string): ShardEventLine | undefined {
-  const test = /^SHARD (\d+) (\S+)(?: (.*))?$/.exec(line.trim());
-  const cli = test ? undefined : /^shard (\d+): (\S+)(?: — (.*))?$/.exec(line.trim());
+  const test = /^SHARD (\d+) ([A-Z]+)(?: (.*))?$/.exec(line.trim());
+  const cli = test ? undefined : /^shard (\d+): [A-Z]+ → ([A-Z]+) \(generation \d+\): (.*)$/.exec(line.trim());
   const match = test ?? cli;
   if (!match) return undefined;
-  return { shard: Number(match[1]), kind: match[2]!, message: match[3] ?? '' };
+  return { shard: Number(match[1]), kind: match[2]!.toLowerCase(), message: match[3] ?? '' };
 }
 
 /** Whether a shard event is a failure. */
@@ -68,13 +68,13 @@ export interface TimedShardEvent extends ShardEventLine {
 export type ShardFailure = TimedShardEvent;
 
 /**
- * How long after `killedAt` each of `shards` was next started (restored and running) on any node,
- * from the nodes' `started` events; null for a shard not started again.
+ * How long after `killedAt` each of `shards` was next running (fenced and restored) on any node,
+ * from the nodes' `running` moves; null for a shard not running again.
  */
 export function takeoverTimes(killedAt: number, shards: readonly number[], events: readonly TimedShardEvent[]): Record<number, number | null> {
   const out: Record<number, number | null> = {};
   for (const shard of shards) {
-    const next = events.find((e) => e.kind === 'started' && e.shard === shard && e.at >= killedAt);
+    const next = events.find((e) => e.kind === 'running' && e.shard === shard && e.at >= killedAt);
     out[shard] = next ? next.at - killedAt : null;
   }
   return out;

@@ -3,7 +3,7 @@ import { Kafka, logLevel } from 'kafkajs';
 import type { TopicCatalog } from '../../topics/catalog.js';
 import type { Log } from '../../topics/log/log.js';
 import { activityTaskCodec, commandCodec, shardPositionsCodec, SingleObjectSerde, workflowTaskCodec } from '../../topics/serde/index.js';
-import { POSITIONS_KEY } from '../../processors/store-layout.js';
+import { POSITIONS_KEY } from '../../processors/shard-runtime/store-layout.js';
 import type { StuckRun } from './workflow-outcomes.js';
 
 /**
