@@ -13,6 +13,10 @@ import { toJsonView } from './json-views.js';
 import { namespaceRoutes } from './namespace-routes.js';
 import { resetRoutes } from './reset-route.js';
 import { awaitRunResult, closedRunOutcome } from './run-outcome.js';
+import { isWaitElapsed, stateAfterWait } from './long-polls.js';
+
+/** How long a result wait waits once more for a run that closed as the first wait ran out (its answer is immediate). */
+const CLOSED_RUN_ANSWER_MS = 5_000;
 import { UI_HTML } from './ui.js';
 import { taskRoutes } from './task-endpoints/task-routes.js';
 import { visibilityRoutes } from './visibility-routes.js';
@@ -127,7 +131,14 @@ export function createHttpApp(options: HttpAppOptions): Express {
     const timeoutMs = req.query.timeout === undefined ? 60_000 : waitOption(String(req.query.timeout), 'timeout');
     const followRuns = req.query.followRuns !== 'false' && req.query.followRuns !== '0';
     const runId = typeof req.query.runId === 'string' ? req.query.runId : undefined;
-    const answer = await awaitRunResult(engine, namespace, workflowId, { ...(runId ? { runId } : {}), followRuns, timeoutMs });
+    const wait = { ...(runId ? { runId } : {}), followRuns };
+    const answer = await awaitRunResult(engine, namespace, workflowId, { ...wait, timeoutMs }).catch(async (error: unknown) => {
+      if (!isWaitElapsed(error)) throw error;
+      // The caller's wait ran out: say where the run stands (a shard that cannot say answers 503).
+      const info = (await stateAfterWait(engine, namespace, workflowId)).executionInfo;
+      if (info.status !== 'Running' || (runId !== undefined && runId !== info.runId && !followRuns)) return awaitRunResult(engine, namespace, workflowId, { ...wait, timeoutMs: CLOSED_RUN_ANSWER_MS });
+      return { runId: info.runId, status: info.status, result: null, failure: null, newExecutionRunId: null };
+    });
     res.json(toJsonView({ workflowId, ...answer }, engine.dataConverter));
   }));
 

@@ -32,6 +32,8 @@ const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   UnknownQuery: 400,
   QueryFailed: 400,
   QUERY_TIMEOUT: 504,
+  // No worker of the run's task queue is running: refused at once, as Temporal does.
+  NoPollers: 400,
   // Updates (gateway/update-routes.ts): the validator's rejection, a wait for an update the run does not know.
   UpdateRejected: 400,
   UpdateNotFound: 404,

@@ -9,9 +9,11 @@
  *
  * Answers: 200 `{ result }` once completed, 202 once accepted (`waitForStage: "ACCEPTED"`),
  * 400 `UpdateRejected` with the validator's message, 422 `UpdateFailed` with the handler's failure,
- * 404 `WorkflowNotFound` / `UpdateNotFound`, 409 `WorkflowClosed` / `LimitExceeded`, 504 on timeout.
+ * 404 `WorkflowNotFound` / `UpdateNotFound`, 409 `WorkflowClosed` / `LimitExceeded`; a wait that
+ * runs out first is 202 with the stage reached (`waitElapsed: true`).
  * @module
  */
+import { randomUUID } from 'node:crypto';
 import { Router, type Request, type Response } from 'express';
 import { LogbookError } from '../topics/errors.js';
 import type { UpdateWorkflowExecutionLifecycleStage } from '../topics/schemas/common/v1-enums.js';
@@ -22,6 +24,7 @@ import type { Reply } from '../topics/schemas/reply/index.js';
 import { waitOption } from '../sdk/client/option-rules.js';
 import { assertValid, firstProblem, identifierProblem, namespaceProblem } from '../topics/validation/index.js';
 import type { Engine } from './engine.js';
+import { isWaitElapsed, stateAfterWait, updateStageOf } from './long-polls.js';
 import { HttpError, optionalArray, requireString } from './http-errors.js';
 import { toJsonView } from './json-views.js';
 
@@ -33,11 +36,12 @@ export function updateRoutes(engine: Engine): Router {
   const router = Router();
   router.post(`${API}/update/:updateName`, async (req, res) => {
     const body = bodyOf(req);
-    const answer = await sendUpdate(engine.client, {
+    const options = callOptions(body);
+    const answer = await untilWaitElapsed(engine, res, target(req), options.updateId, () => sendUpdate(engine.client, {
       ...target(req), name: requireString(req.params.updateName, 'updateName'), args: optionalArray(body.args, 'args'),
-      ...(typeof body.runId === 'string' ? { runId: body.runId } : {}), ...callOptions(body),
-    });
-    await respond(engine, res, target(req), answer);
+      ...(typeof body.runId === 'string' ? { runId: body.runId } : {}), ...options,
+    }));
+    if (answer) await respond(engine, res, target(req), answer);
   });
   router.post(`${API}/update-with-start/:updateName`, async (req, res) => {
     const body = bodyOf(req);
@@ -48,16 +52,17 @@ export function updateRoutes(engine: Engine): Router {
       ...Object.fromEntries(START_FIELDS.filter((k) => body[k] !== undefined).map((k) => [k, body[k]])),
     };
     const call = { name: requireString(req.params.updateName, 'updateName'), args: optionalArray(body.updateArgs, 'updateArgs'), ...callOptions(body) };
-    const answer = await badInput(() => sendUpdateWithStart(engine.client, start, call));
-    await respond(engine, res, { namespace, workflowId }, answer);
+    const answer = await untilWaitElapsed(engine, res, { namespace, workflowId }, call.updateId, () => badInput(() => sendUpdateWithStart(engine.client, start, call)));
+    if (answer) await respond(engine, res, { namespace, workflowId }, answer);
   });
   router.get(`${API}/updates/:updateId`, async (req, res) => {
     const query = req.query as Record<string, unknown>;
-    const answer = await sendUpdate(engine.client, {
-      ...target(req), name: '', updateId: requireString(req.params.updateId, 'updateId'),
-      ...(typeof query.runId === 'string' ? { runId: query.runId } : {}), ...callOptions({ timeout: query.timeout }),
-    });
-    await respond(engine, res, target(req), answer);
+    const updateId = requireString(req.params.updateId, 'updateId');
+    const answer = await untilWaitElapsed(engine, res, target(req), updateId, () => sendUpdate(engine.client, {
+      ...target(req), name: '',
+      ...(typeof query.runId === 'string' ? { runId: query.runId } : {}), ...callOptions({ timeout: query.timeout }), updateId,
+    }));
+    if (answer) await respond(engine, res, target(req), answer);
   });
   return router;
 }
@@ -74,8 +79,9 @@ function target(req: Request): { namespace: string; workflowId: string } {
 }
 
 /** `updateId`, `waitForStage` (`ACCEPTED` / `COMPLETED`, any case) and `timeout` of a body. */
-function callOptions(body: Record<string, unknown>): { updateId?: string; waitForStage?: UpdateWorkflowExecutionLifecycleStage; timeoutMs?: number; identity: string } {
-  const options: { updateId?: string; waitForStage?: UpdateWorkflowExecutionLifecycleStage; timeoutMs?: number; identity: string } = { identity: 'http-gateway' };
+function callOptions(body: Record<string, unknown>): { updateId: string; waitForStage?: UpdateWorkflowExecutionLifecycleStage; timeoutMs?: number; identity: string } {
+  // Chosen here when the caller names none, so an answer after the wait ran out can name it.
+  const options: { updateId: string; waitForStage?: UpdateWorkflowExecutionLifecycleStage; timeoutMs?: number; identity: string } = { identity: 'http-gateway', updateId: randomUUID() };
   if (body.updateId !== undefined) options.updateId = requireString(body.updateId, 'updateId');
   if (body.waitForStage !== undefined) {
     const stage = String(body.waitForStage).toLowerCase();
@@ -119,6 +125,22 @@ async function respond(engine: Engine, res: Response, run: { namespace: string; 
     return;
   }
   res.json(toJsonView({ ...base, stage: 'Completed', result: reply.payload ?? null }, engine.dataConverter));
+}
+
+/**
+ * Runs an update call; when the caller's wait runs out first, answers 202 with the stage the run's
+ * state shows (`Admitted`, `Accepted`, or `Unknown` when the run holds no such update in flight)
+ * and resolves undefined — as Temporal answers a long poll whose time ran out, not as an error.
+ */
+async function untilWaitElapsed(engine: Engine, res: Response, run: { namespace: string; workflowId: string }, updateId: string, call: () => Promise<UpdateAnswer>): Promise<UpdateAnswer | undefined> {
+  try {
+    return await call();
+  } catch (error) {
+    if (!isWaitElapsed(error)) throw error;
+    const state = await stateAfterWait(engine, run.namespace, run.workflowId);
+    res.status(202).json({ workflowId: run.workflowId, runId: state.executionInfo.runId, updateId, stage: updateStageOf(state, updateId), waitElapsed: true });
+    return undefined;
+  }
 }
 
 // A TypeError (an unserialisable argument) is the caller's mistake.

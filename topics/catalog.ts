@@ -61,6 +61,11 @@ export interface TopicCatalog {
   shardOf(namespace: string, workflowId: string): number;
 }
 
+/** The consumer group of a task queue's query workers: a query with no member in it has nobody to answer it. */
+export function queryWorkersGroupId(catalog: Pick<TopicCatalog, 'prefix'>, namespace: string, taskQueue: string): string {
+  return `${catalog.prefix}-query-workers-${namespace}-${taskQueue}`;
+}
+
 /** The key of commands, state and visibility records of a workflow: `ns/workflowId`. */
 export function workflowKey(namespace: string, workflowId: string): string {
   return `${namespace}/${workflowId}`;

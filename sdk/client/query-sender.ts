@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { TopicCatalog } from '../../topics/catalog.js';
-import { workflowKey } from '../../topics/catalog.js';
+import { queryWorkersGroupId, workflowKey } from '../../topics/catalog.js';
 import { LogbookError } from '../../topics/errors.js';
 import type { Log, Producer } from '../../topics/log/log.js';
 import type { DataConverter } from '../../topics/payload/index.js';
@@ -36,6 +36,16 @@ export class QueryTimeoutError extends LogbookError {
       `no worker answered query '${queryType}' of workflow ${workflowId} within ${timeoutMs} ms; is a worker polling task queue ${taskQueue}?`,
       { retriable: true },
     );
+  }
+}
+
+/**
+ * Nobody answered a query in time, and nobody polls the task queue's queries: no worker of the
+ * queue is running (Temporal refuses such a query too, as a failed precondition).
+ */
+export class NoPollersError extends LogbookError {
+  constructor(workflowId: string, queryType: string, taskQueue: string) {
+    super('NoPollers', `no worker polls task queue ${taskQueue}, so nobody can answer query '${queryType}' of workflow ${workflowId}; start a worker of the queue`);
   }
 }
 
@@ -129,7 +139,10 @@ export class QuerySender {
     try {
       return await reply;
     } catch (error) {
-      if (error instanceof ReplyTimeoutError) throw new QueryTimeoutError(workflowId, queryType, target.taskQueue, timeoutMs);
+      if (!(error instanceof ReplyTimeoutError)) throw error;
+      // Nobody answered: a queue no worker polls is the caller's to fix (400), a silent worker a timeout (504).
+      const polled = await this.log.admin.groupMembers(queryWorkersGroupId(this.catalog, namespace, target.taskQueue)).catch(() => 1);
+      throw polled === 0 ? new NoPollersError(workflowId, queryType, target.taskQueue) : new QueryTimeoutError(workflowId, queryType, target.taskQueue, timeoutMs);
       throw error;
     }
   }

@@ -77,9 +77,13 @@ test('a handle follows continue-as-new to the last run; without followRuns it se
   assert.deepEqual([current.executionInfo.runId, current.executionInfo.firstExecutionRunId, current.executionInfo.status], [outcome.runId, handle.runId, 'Completed']);
 });
 
-test('result waits past one call’s long poll in several calls, and times out only at its own timeout', async () => {
+test('a result wait that runs out answers the run\'s status Running; the client waits past one call’s long poll in several calls, and times out only at its own timeout', async () => {
   const short = new WorkflowClient({ address: addressOf(server), longPollMs: 200 });
   const handle = await short.start('order', { workflowId: 'long-poll-order', taskQueue: 'orders', args: [order('long-poll-order')] });
+  // Over HTTP a wait that runs out is no error: the answer says the run is still running.
+  const raw = await fetch(`${addressOf(server)}/api/v1/namespaces/default/workflows/long-poll-order/result?timeout=200ms`);
+  assert.equal(raw.status, 200);
+  assert.deepEqual(await raw.json(), { workflowId: 'long-poll-order', runId: handle.runId, status: 'Running', result: null, failure: null, newExecutionRunId: null });
   const began = Date.now();
   await assert.rejects(handle.result('700ms'), (error: unknown) => error instanceof WorkflowClientError && error.code === 'REPLY_TIMEOUT');
   assert.ok(Date.now() - began >= 700, `timed out after ${Date.now() - began} ms, not at the first 200 ms call`);

@@ -244,16 +244,18 @@ export class WorkflowClient {
     };
   }
 
-  /** Waits up to `timeoutMs` for the run's result, in calls of at most `longPollMs` each. */
+  /**
+   * Waits up to `timeoutMs` for the run's result, in calls of at most `longPollMs` each: a call
+   * whose wait ends while the run is open answers its status `Running`, and the next call waits on.
+   * @throws WorkflowClientError `REPLY_TIMEOUT` when the run is still open at the deadline
+   */
   private async awaitResult<T>(path: string, runId: string | undefined, timeoutMs: number, followRuns: boolean): Promise<WorkflowOutcome<T>> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const waitMs = Math.max(0, Math.min(this.longPollMs, deadline - Date.now()));
-      try {
-        return await this.call('GET', `${path}/result?timeout=${waitMs}ms&followRuns=${followRuns}${runId ? `&runId=${encodeURIComponent(runId)}` : ''}`);
-      } catch (error) {
-        if (!(error instanceof WorkflowClientError && error.code === 'REPLY_TIMEOUT' && Date.now() < deadline)) throw error;
-      }
+      const outcome = await this.call<WorkflowOutcome<T>>('GET', `${path}/result?timeout=${waitMs}ms&followRuns=${followRuns}${runId ? `&runId=${encodeURIComponent(runId)}` : ''}`);
+      if (outcome.status !== 'Running') return outcome;
+      if (Date.now() >= deadline) throw new WorkflowClientError('REPLY_TIMEOUT', `the run did not close within ${timeoutMs} ms; it is still running`, 504);
     }
   }
 

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { LogbookError } from '../../topics/errors.js';
-import { clientErrorOf, exchangeJson } from './gateway-call.js';
+import { clientErrorOf, exchangeJson, WorkflowClientError } from './gateway-call.js';
 import { checkIdentifier, waitOption } from './option-rules.js';
 import type { ClientStartOptions } from './workflow-client.js';
 
@@ -63,7 +63,7 @@ export interface WorkflowUpdateMethods {
 
 interface Answer {
   status: number;
-  json: { code?: string; message?: string; runId?: string; result?: unknown; failure?: { code: string; message: string } };
+  json: { code?: string; message?: string; runId?: string; result?: unknown; failure?: { code: string; message: string }; stage?: string; waitElapsed?: boolean };
 }
 
 const exchange = (method: 'GET' | 'POST', url: string, body?: unknown): Promise<Answer> => exchangeJson<Answer['json']>(method, url, body);
@@ -71,6 +71,8 @@ const exchange = (method: 'GET' | 'POST', url: string, body?: unknown): Promise<
 /** The answer's result, or the error it stands for. */
 function outcome<R>(answer: Answer): R {
   const { status, json } = answer;
+  // The wait ran out before the stage asked for: the update goes on; to this caller it is a timeout, as before.
+  if (json.waitElapsed) throw new WorkflowClientError('REPLY_TIMEOUT', `the update did not reach the stage asked for within the wait (it is ${json.stage ?? 'Unknown'})`, 504);
   if (status === 200 || status === 202) return json.result as R;
   if (json.code === 'UpdateRejected') throw new WorkflowUpdateFailedError(json.message ?? 'update rejected', { code: 'UpdateRejected', message: json.message ?? '' });
   if (json.code === 'UpdateFailed') throw new WorkflowUpdateFailedError(json.message ?? 'update failed', json.failure ?? { code: 'UpdateFailed', message: json.message ?? '' });

@@ -1,3 +1,4 @@
+import { queryWorkersGroupId } from '../../topics/catalog.js';
 import type { LogRecord, Producer } from '../../topics/log/log.js';
 import { LogbookError } from '../../topics/errors.js';
 import type { Failure } from '../../topics/schemas/common/v1-records.js';
@@ -68,7 +69,7 @@ export class QueryWorker {
     this.consumer = new TaskConsumer({
       log,
       topic: catalog.taskTopics(namespace, taskQueue).query,
-      groupId: `${catalog.prefix}-query-workers-${namespace}-${taskQueue}`,
+      groupId: queryWorkersGroupId(catalog, namespace, taskQueue),
       identity,
       maxConcurrent: MAX_CONCURRENT_QUERIES,
       ordered: false,

@@ -7,7 +7,8 @@ import type { WorkflowTask } from '../../topics/schemas/workflow-task/index.js';
 import { workflowTaskCodec } from '../../topics/serde/index.js';
 import { engineHistoryFetcher } from '../../gateway/engine-history-fetcher.js';
 import { connectLogClient } from '../../sdk/client/log-client.js';
-import { QueryFailedError, QueryTimeoutError } from '../../sdk/client/query-sender.js';
+import { NoPollersError, QueryFailedError, QueryTimeoutError } from '../../sdk/client/query-sender.js';
+import { queryWorkersGroupId } from '../../topics/catalog.js';
 import { gatewayRunLocator } from '../../sdk/client/query-target.js';
 import { WorkflowClient, WorkflowClientError, type WorkflowHandle } from '../../sdk/client/workflow-client.js';
 import { Worker, type WorkerOptions } from '../../sdk/worker/worker.js';
@@ -172,22 +173,44 @@ export function queryConformance(backend: 'kafka' | 'embedded'): void {
     }
   });
 
-  test('with no worker polling the task queue, a query fails with the deadline error within its timeout', async () => {
+  test('with no worker polling the task queue, a query fails at its deadline with NoPollers naming the queue (400 over HTTP)', async () => {
     const queue = uniqueName('unpolled');
     const id = uniqueName('basket');
     await http.start('basket', { workflowId: id, taskQueue: queue, args: ['ed'] });
     const started = Date.now();
     await assert.rejects(t.engine.client.query(id, 'status', [], { timeoutMs: 1_000 }), (e: unknown) => {
-      assert.ok(e instanceof QueryTimeoutError);
-      assert.equal(e.message, `no worker answered query 'status' of workflow ${id} within 1000 ms; is a worker polling task queue ${queue}?`);
+      assert.ok(e instanceof NoPollersError);
+      assert.equal(e.message, `no worker polls task queue ${queue}, so nobody can answer query 'status' of workflow ${id}; start a worker of the queue`);
       return true;
     });
     const elapsed = Date.now() - started;
-    // Node's timers and Date.now() round differently: a 1,000 ms deadline may end at 999 ms.
     assert.ok(elapsed >= 990 && elapsed < 2_500, `failed after ${elapsed} ms`);
     const response = await fetch(`${address}/api/v1/namespaces/default/workflows/${id}/query/status`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"timeout":"500ms"}' });
-    assert.equal(response.status, 504);
-    assert.match(((await response.json()) as { message: string }).message, new RegExp(`within 500 ms; is a worker polling task queue ${queue}\\?`));
+    assert.equal(response.status, 400);
+    assert.equal(((await response.json()) as { code: string }).code, 'NoPollers');
+  });
+
+  test('a query that the queue\'s workers do not answer in time fails with the deadline error within its timeout', async () => {
+    const queue = uniqueName('silent');
+    const id = uniqueName('basket');
+    await http.start('basket', { workflowId: id, taskQueue: queue, args: ['ed'] });
+    // A member of the queue's query group that never answers: the query is asked and times out.
+    const silent = t.engine.log.groupConsumer({ groupId: queryWorkersGroupId(t.engine.catalog, 'default', queue), topics: [t.engine.catalog.taskTopics('default', queue).query], endpoint: 'silent' });
+    await silent.start({ onRevoked: () => undefined, onAssigned: () => undefined });
+    try {
+      await waitFor('the silent member to join', async () => (await t.engine.log.admin.groupMembers(queryWorkersGroupId(t.engine.catalog, 'default', queue))) > 0);
+      const started = Date.now();
+      await assert.rejects(t.engine.client.query(id, 'status', [], { timeoutMs: 1_000 }), (e: unknown) => {
+        assert.ok(e instanceof QueryTimeoutError);
+        assert.equal(e.message, `no worker answered query 'status' of workflow ${id} within 1000 ms; is a worker polling task queue ${queue}?`);
+        return true;
+      });
+      const elapsed = Date.now() - started;
+      // Node's timers and Date.now() round differently: a 1,000 ms deadline may end at 999 ms.
+      assert.ok(elapsed >= 990 && elapsed < 2_500, `failed after ${elapsed} ms`);
+    } finally {
+      await silent.stop();
+    }
   });
 
   test('a query is answered while every workflow task of the queue waits behind a stuck backlog', async () => {

@@ -62,6 +62,8 @@ export interface TopicAdmin {
   deleteTopics(names: readonly string[]): Promise<void>;
   /** The names of every topic that exists now. */
   listTopics(): Promise<string[]>;
+  /** How many members a consumer group has now (0 for a group nobody joined). */
+  groupMembers(groupId: string): Promise<number>;
 }
 
 /**

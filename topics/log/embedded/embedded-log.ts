@@ -68,6 +68,7 @@ export class EmbeddedLog implements Log {
       describeTopics: (names) => this.describeTopics(names),
       deleteTopics: (names) => this.deleteTopics(names),
       listTopics: async () => [...this.topics.keys()],
+      groupMembers: async (groupId) => this.groups.membersOf(groupId).length,
     };
     this.groups = new EmbeddedGroups(this);
   }

@@ -39,6 +39,14 @@ export function kafkaTopicAdmin(admin: () => Promise<Admin>): TopicAdmin {
       for (const t of topics) result.set(t.name, { name: t.name, partitions: t.partitions.length });
       return result;
     },
+    async groupMembers(groupId) {
+      try {
+        const { groups } = await (await admin()).describeGroups([groupId]);
+        return groups[0]?.members.length ?? 0;
+      } catch (error) {
+        throw logError('describing a consumer group', error);
+      }
+    },
     async listTopics() {
       try {
         return await (await admin()).listTopics();
