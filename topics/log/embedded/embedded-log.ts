@@ -7,6 +7,7 @@ import type {
   GroupConsumerOptions,
   InputPositions,
   Log,
+  LogIdentity,
   LogRecord,
   OutgoingRecord,
   Producer,
@@ -66,6 +67,7 @@ export class EmbeddedLog implements Log {
       createTopics: (specs) => this.createTopics(specs),
       describeTopics: (names) => this.describeTopics(names),
       deleteTopics: (names) => this.deleteTopics(names),
+      brokerCount: async () => 1,
     };
     this.groups = new EmbeddedGroups(this);
   }
@@ -202,6 +204,10 @@ export class EmbeddedLog implements Log {
     return this.enqueueWrite(() => this.nextOffset(topic, partition));
   }
 
+  async identity(): Promise<LogIdentity> {
+    return { kind: 'embedded' };
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
@@ -282,7 +288,7 @@ export class EmbeddedLog implements Log {
     const result = new Map<string, TopicDescription>();
     for (const name of names) {
       const spec = this.topics.get(name);
-      if (spec) result.set(name, { name, partitions: spec.partitions });
+      if (spec) result.set(name, { name, partitions: spec.partitions, partitionsWithoutLeader: 0 });
     }
     return result;
   }

@@ -4,6 +4,7 @@ import type {
   GroupConsumer,
   GroupConsumerOptions,
   Log,
+  LogIdentity,
   LogRecord,
   OutgoingRecord,
   Producer,
@@ -130,6 +131,15 @@ export class KafkaLog implements Log {
 
   endOffset(topic: string, partition: number): Promise<number> {
     return this.reader.endOffset(topic, partition);
+  }
+
+  async identity(): Promise<LogIdentity> {
+    try {
+      const { clusterId } = await (await this.adminClient()).describeCluster();
+      return { kind: 'kafka', clusterId };
+    } catch (error) {
+      throw logError('describing the cluster', error);
+    }
   }
 
   async close(): Promise<void> {

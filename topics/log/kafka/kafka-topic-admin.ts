@@ -1,4 +1,5 @@
 import type { Admin } from 'kafkajs';
+import { RetriableLogError } from '../../errors.js';
 import type { TopicAdmin, TopicDescription } from '../log.js';
 import { logError } from './kafka-errors.js';
 
@@ -31,13 +32,28 @@ export function kafkaTopicAdmin(admin: () => Promise<Admin>): TopicAdmin {
     },
     async describeTopics(names) {
       const client = await admin();
-      const existing = new Set(await client.listTopics());
-      const wanted = names.filter((n) => existing.has(n));
-      const result = new Map<string, TopicDescription>();
-      if (wanted.length === 0) return result;
-      const { topics } = await client.fetchTopicMetadata({ topics: [...wanted] });
-      for (const t of topics) result.set(t.name, { name: t.name, partitions: t.partitions.length });
-      return result;
+      try {
+        const existing = new Set(await client.listTopics());
+        const wanted = names.filter((n) => existing.has(n));
+        const result = new Map<string, TopicDescription>();
+        if (wanted.length === 0) return result;
+        // On a fresh multi-node cluster the node asked may not host a topic another node listed
+        // a moment ago (UNKNOWN_TOPIC_OR_PARTITION): that error stays retriable.
+        const { topics } = await client.fetchTopicMetadata({ topics: [...wanted] });
+        for (const t of topics) {
+          result.set(t.name, { name: t.name, partitions: t.partitions.length, partitionsWithoutLeader: t.partitions.filter((p) => p.leader < 0).length });
+        }
+        return result;
+      } catch (error) {
+        throw logError(`describing topics ${names.join(', ')}`, error);
+      }
+    },
+    async brokerCount() {
+      try {
+        return (await (await admin()).describeCluster()).brokers.length;
+      } catch (error) {
+        throw logError('describing the cluster', error);
+      }
     },
     async deleteTopics(names) {
       const client = await admin();
@@ -61,7 +77,7 @@ async function waitForLeaders(client: Admin, topics: string[]): Promise<void> {
     } catch (error) {
       if (Date.now() > deadline) throw logError(`waiting for leaders of ${topics.join(', ')}`, error);
     }
-    if (Date.now() > deadline) throw logError('creating topics', new Error(`no leader for some partitions of ${topics.join(', ')} after ${LEADER_WAIT_MS} ms`));
+    if (Date.now() > deadline) throw new RetriableLogError(`creating topics: no leader for some partitions of ${topics.join(', ')} after ${LEADER_WAIT_MS} ms`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
