@@ -47,6 +47,7 @@ async function dev(argv: string[]): Promise<void> {
     dataDirectory: resolve(data, 'node'),
     endpoint,
     namespaces: { requireRegistration: values['require-namespaces'] ?? false },
+    onProgress: (line) => console.log(line),
     onBatch: (shard, result) => metrics.recordBatch(shard, result),
     onShardEvent: (e) => {
       if (e.kind !== 'started' && e.kind !== 'stopped') console.error(`shard ${e.shard}: ${e.kind}${e.error ? ` — ${(e.error as Error).message}` : ''}`);

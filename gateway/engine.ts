@@ -45,6 +45,8 @@ export interface EngineOptions {
   readonly history?: HistoryConfig;
   /** The namespace registry; see README "Namespaces". */
   readonly namespaces?: NamespaceOptions;
+  /** Receives start-up progress lines (for example while a fresh cluster's topics get their leaders). */
+  readonly onProgress?: (line: string) => void;
 }
 
 /** How an engine node treats namespaces. */
@@ -102,7 +104,7 @@ export class Engine {
     const log = options.wrapLog ? options.wrapLog(opened) : opened;
     let namespaces: NamespaceRegistry | undefined;
     try {
-      await ensureTopics(log.admin, catalog);
+      await ensureTopics(log.admin, catalog, options.onProgress ? { onProgress: options.onProgress } : {});
       namespaces = await NamespaceRegistry.open(log, catalog, serde, options.namespaces?.pollMs ? { pollMs: options.namespaces.pollMs } : {});
       // The history settings with the registry's limits and retentions, rebuilt when it changes.
       const baseHistory = options.history ?? defaultHistoryConfig;

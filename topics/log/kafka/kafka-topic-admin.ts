@@ -24,9 +24,10 @@ export function kafkaTopicAdmin(admin: () => Promise<Admin>): TopicAdmin {
           })),
         });
       } catch (error) {
-        // Another node may have created the same topics concurrently; that is success.
-        const after = new Set(await client.listTopics());
-        if (!fresh.every((s) => after.has(s.name))) throw logError('creating topics', error);
+        // Another node may have created the same topics concurrently, or the node listing topics
+        // had not heard of one yet: a topic that exists is all we want.
+        const after = alreadyExists(error) ? undefined : new Set(await client.listTopics());
+        if (after && !fresh.every((s) => after.has(s.name))) throw logError('creating topics', error);
       }
       await waitForLeaders(client, fresh.map((s) => s.name));
     },
@@ -65,6 +66,13 @@ export function kafkaTopicAdmin(admin: () => Promise<Admin>): TopicAdmin {
 }
 
 const LEADER_WAIT_MS = 30_000;
+
+/** True when every topic KafkaJS could not create already existed (it aggregates per-topic errors). */
+function alreadyExists(error: unknown): boolean {
+  const { type, errors } = (error ?? {}) as { type?: string; errors?: Array<{ type?: string }> };
+  if (type === 'TOPIC_ALREADY_EXISTS') return true;
+  return Array.isArray(errors) && errors.length > 0 && errors.every((e) => e.type === 'TOPIC_ALREADY_EXISTS');
+}
 
 /** Polls metadata until every partition of the topics has a leader, so the first write succeeds. */
 async function waitForLeaders(client: Admin, topics: string[]): Promise<void> {
