@@ -14,6 +14,7 @@ import { EngineMetrics } from '../../gateway/metrics.js';
 import { engineHistoryFetcher, gatewayHistoryFetcher } from '../../gateway/engine-history-fetcher.js';
 import { topicCatalog } from '../../topics/catalog.js';
 import { openLog } from '../../topics/log/open-log.js';
+import { resolveReplication } from '../../topics/replication.js';
 import { defaultDataConverter } from '../../topics/payload/index.js';
 import { SingleObjectSerde } from '../../topics/serde/index.js';
 import { Worker } from '../../sdk/worker/worker.js';
@@ -62,7 +63,8 @@ async function startWorkers(connection: WorkerConnection, history: HistoryFetche
 
 if (role === 'workers') {
   const log = await openLog({ kind: 'kafka', brokers });
-  const connection = { log, catalog: topicCatalog({ prefix, shards }), serde: new SingleObjectSerde(), dataConverter: defaultDataConverter };
+  // The task topics a worker creates get the replication the engine would give them.
+  const connection = { log, catalog: topicCatalog({ prefix, shards, ...(await resolveReplication(log.admin)) }), serde: new SingleObjectSerde(), dataConverter: defaultDataConverter };
   await startWorkers(connection, gatewayHistoryFetcher(env('ENGINE_WORKER_GATEWAY')));
   console.log('READY workers');
 } else {

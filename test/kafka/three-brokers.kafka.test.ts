@@ -1,15 +1,20 @@
 /**
- * Exactly-once on a three-broker cluster, where one transactional send is split into one Produce
- * request per partition leader and a failure of one of them used to make KafkaJS send the others
- * again with fresh sequence numbers.
+ * What needs more than one broker, on one three-node cluster started for this file: exactly-once
+ * when a transactional send is split into one Produce request per partition leader (a failure of
+ * one of them used to make KafkaJS send the others again with fresh sequence numbers), and the
+ * replication defaults of a production-sized cluster.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { Kafka, logLevel } from 'kafkajs';
 import { MAX_RECORD_BYTES } from '../../topics/catalog.js';
+import { topicCatalog } from '../../topics/catalog.js';
 import { KafkaLog } from '../../topics/log/kafka/kafka-log.js';
+import { resolveReplication } from '../../topics/replication.js';
+import { ensureTaskTopics, ensureTopics } from '../../topics/topic-setup.js';
 import { commitLikeAShard, committedKeyCounts } from '../support/exactly-once.js';
 import { produceFaults } from '../support/produce-faults.js';
+import { topicReplication } from '../support/topic-replication.js';
 import { uniqueName, waitFor } from '../support/test-env.js';
 import { startKafka, type RunningKafka } from './broker.js';
 
@@ -66,9 +71,10 @@ test('a transaction never holds a record twice when one broker reports a written
     for (const [round, transactionalId] of ids.entries()) {
       const records = [0, 1, 2].map((p) => ({ topic, partition: p, key: `wf-${p}/run-${round}/21`, value: Buffer.from(`round ${round}, partition ${p}`) }));
       keys.push(...records.map((r) => r.key));
+      const began = Date.now();
       const { attempts } = await commitLikeAShard(faulty, transactionalId, records);
       const sent = faults.requests.filter((r) => r.transactionalId === transactionalId);
-      t.diagnostic(`round ${round}: ${attempts.map((a) => (a === 'committed' ? a : a.code)).join(', ')}; produce requests: ${sent.map((r) => `node ${cluster.brokers.findIndex((b) => b.endsWith(`:${r.port}`)) + 1} ${r.batches.map((b) => `p${b.partition} seq ${b.baseSequence}`).join('+')}`).join(', ')}`);
+      t.diagnostic(`round ${round} (${Date.now() - began} ms): ${attempts.map((a) => (a === 'committed' ? a : a.code)).join(', ')}; produce requests: ${sent.map((r) => `node ${cluster.brokers.findIndex((b) => b.endsWith(`:${r.port}`)) + 1} ${r.batches.map((b) => `p${b.partition} seq ${b.baseSequence}`).join('+')}`).join(', ')}`);
     }
 
     assert.equal(faults.injected.length, 2 * ROUNDS, 'every fault happened');
@@ -77,5 +83,22 @@ test('a transaction never holds a record twice when one broker reports a written
   } finally {
     await faulty.close();
     await reader.close();
+  }
+});
+
+test('on three brokers the engine\'s topics default to replication factor 3 and min.insync.replicas 2, task topics too', { timeout: 60_000 }, async () => {
+  const log = new KafkaLog({ brokers: cluster.brokers, clientId: uniqueName('replication'), maxRecordBytes: MAX_RECORD_BYTES });
+  try {
+    const replication = await resolveReplication(log.admin);
+    assert.deepEqual(replication, { replicationFactor: 3, minInsyncReplicas: 2, brokers: 3 });
+    const catalog = topicCatalog({ prefix: uniqueName('rf').replaceAll('-', '_'), shards: 3, ...replication });
+    await ensureTopics(log.admin, catalog);
+    await ensureTaskTopics(log.admin, catalog, 'default', 'orders');
+    const names = [...catalog.fixedTopics, ...catalog.taskTopicSpecs('default', 'orders')].map((t) => t.name);
+    const found = await topicReplication(cluster.brokers, names);
+    assert.equal(found.size, names.length);
+    for (const [name, topic] of found) assert.deepEqual(topic, { replicas: 3, minInsyncReplicas: '2' }, name);
+  } finally {
+    await log.close();
   }
 });
