@@ -2,11 +2,14 @@
  * The Logbook command line.
  *
  *   tsx gateway/cli.ts dev [--port 8233] [--host 127.0.0.1] [--advertise URL] [--data .data] [--shards 8]
- *                          [--kafka host:port,…] [--no-worker] [--require-namespaces]
+ *                          [--kafka host:port,…] [--replication-factor N] [--min-insync-replicas N]
+ *                          [--no-worker] [--require-namespaces]
  *
  * `dev` runs one engine node with its HTTP gateway, UI and metrics, plus the example workers
  * (order and travel workflows), on the embedded log by default; `--kafka` (or LOGBOOK_KAFKA_BROKERS)
- * runs the same node against a Kafka cluster.
+ * runs the same node against a Kafka cluster. The topics it creates get the replication factor and
+ * `min.insync.replicas` given (or LOGBOOK_REPLICATION_FACTOR / LOGBOOK_MIN_INSYNC_REPLICAS), by default
+ * 3 and 2 on a cluster of three brokers or more and one copy per broker below that.
  */
 import { createServer } from 'node:http';
 import { resolve } from 'node:path';
@@ -30,6 +33,8 @@ async function dev(argv: string[]): Promise<void> {
       data: { type: 'string', default: process.env.LOGBOOK_DATA ?? '.data' },
       shards: { type: 'string', default: process.env.LOGBOOK_SHARDS ?? '8' },
       kafka: { type: 'string', default: process.env.LOGBOOK_KAFKA_BROKERS ?? '' },
+      'replication-factor': { type: 'string', default: process.env.LOGBOOK_REPLICATION_FACTOR ?? '' },
+      'min-insync-replicas': { type: 'string', default: process.env.LOGBOOK_MIN_INSYNC_REPLICAS ?? '' },
       'no-worker': { type: 'boolean', default: false },
       'max-task-queues': { type: 'string', default: process.env.LOGBOOK_MAX_TASK_QUEUES ?? '' },
       'max-task-queues-per-namespace': { type: 'string', default: process.env.LOGBOOK_MAX_TASK_QUEUES_PER_NAMESPACE ?? '' },
@@ -48,17 +53,24 @@ async function dev(argv: string[]): Promise<void> {
   const engine = await Engine.start({
     log: kafka ? { kind: 'kafka', brokers: kafka } : { kind: 'embedded', directory: resolve(data, 'log') },
     shards: Number(values.shards),
+    replicationFactor: positiveFlag('--replication-factor (LOGBOOK_REPLICATION_FACTOR)', values['replication-factor']),
+    minInsyncReplicas: positiveFlag('--min-insync-replicas (LOGBOOK_MIN_INSYNC_REPLICAS)', values['min-insync-replicas']),
     dataDirectory: resolve(data, 'node'),
     endpoint,
     namespaces: { requireRegistration: values['require-namespaces'] ?? false },
     taskQueueLimits: {
-      ...(values['max-task-queues'] ? { total: positiveInteger(values['max-task-queues'], '--max-task-queues') } : {}),
-      ...(values['max-task-queues-per-namespace'] ? { perNamespace: positiveInteger(values['max-task-queues-per-namespace'], '--max-task-queues-per-namespace') } : {}),
+      ...optionalEntry('total', positiveFlag('--max-task-queues (LOGBOOK_MAX_TASK_QUEUES)', values['max-task-queues'])),
+      ...optionalEntry('perNamespace', positiveFlag('--max-task-queues-per-namespace (LOGBOOK_MAX_TASK_QUEUES_PER_NAMESPACE)', values['max-task-queues-per-namespace'])),
     },
+    onProgress: (line) => console.log(line),
     onBatch: (shard, result) => metrics.recordBatch(shard, result),
     onShardTransition: shardLog.onTransition,
     onRestoreProgress: shardLog.onRestoreProgress,
   });
+  if (kafka) {
+    const { replicationFactor, minInsyncReplicas } = engine.catalog.replication;
+    console.log(`topics '${engine.catalog.prefix}.*': replication factor ${replicationFactor}, min.insync.replicas ${minInsyncReplicas} (existing topics keep theirs)`);
+  }
   metrics.watchShards(() => engine.node.shardReports());
   const server = createServer(createHttpApp({ engine, metrics: metrics.registry, selfEndpoint: endpoint }));
   await new Promise<void>((ready) => server.listen(port, values.host, ready));
@@ -85,11 +97,17 @@ async function dev(argv: string[]): Promise<void> {
   process.on('SIGTERM', stop);
 }
 
-/** A flag's value as a positive integer, or a one-line error naming the flag. */
-function positiveInteger(value: string, flag: string): number {
+/** A flag that must be a positive integer when given (empty: not given). */
+function positiveFlag(name: string, value: string | undefined): number | undefined {
+  if (value === undefined || value === '') return undefined;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`${flag} must be a positive integer, got '${value}'`);
+  if (!Number.isInteger(n) || n < 1) throw new RangeError(`${name} must be a positive integer, got '${value}'`);
   return n;
+}
+
+/** `{ [key]: value }`, or nothing when the flag was not given. */
+function optionalEntry<K extends string>(key: K, value: number | undefined): Partial<Record<K, number>> {
+  return value === undefined ? {} : ({ [key]: value } as Record<K, number>);
 }
 
 const [command, ...rest] = process.argv.slice(2);
@@ -99,6 +117,6 @@ if (command === 'dev') {
     process.exit(1);
   });
 } else {
-  console.error('usage: logbook dev [--port 8233] [--host 127.0.0.1] [--advertise URL] [--data .data] [--shards 8] [--kafka host:port,…] [--no-worker]');
+  console.error('usage: logbook dev [--port 8233] [--host 127.0.0.1] [--advertise URL] [--data .data] [--shards 8] [--kafka host:port,…] [--replication-factor N] [--min-insync-replicas N] [--no-worker]');
   process.exit(2);
 }

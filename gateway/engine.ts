@@ -9,6 +9,7 @@ import type { HistoryEvent } from '../topics/schemas/history-event/index.js';
 import type { MutableStateSnapshot } from '../topics/schemas/mutable-state-snapshot/index.js';
 import type { VisibilityRow } from '../topics/schemas/visibility-row/index.js';
 import { SingleObjectSerde, historyEventCodec, visibilityRowCodec, type Serde } from '../topics/serde/index.js';
+import { resolveReplication } from '../topics/replication.js';
 import { ensureTopics } from '../topics/topic-setup.js';
 import { TaskTopics, type TaskQueueLimits } from '../topics/task-topics.js';
 import type { RestoreProgress } from '../state-stores/shard-store.js';
@@ -33,7 +34,13 @@ export interface EngineOptions {
   /** Shard count; fixed when the topics are created. Default 8. */
   readonly shards?: number;
   readonly prefix?: string;
+  /**
+   * Replication of the topics the engine creates; absent values follow the cluster's size (3 and 2
+   * from three brokers, one copy per broker below that): see `replicationFor` in topics/replication.ts.
+   * Existing topics keep the replication they were created with.
+   */
   readonly replicationFactor?: number;
+  readonly minInsyncReplicas?: number;
   /** Local state (shard stores). */
   readonly dataDirectory: string;
   /** This node's gateway URL, advertised so other nodes can forward reads for shards it owns. */
@@ -58,6 +65,8 @@ export interface EngineOptions {
   readonly history?: HistoryConfig;
   /** The namespace registry; see README "Namespaces". */
   readonly namespaces?: NamespaceOptions;
+  /** Receives start-up progress lines (for example while a fresh cluster's topics get their leaders). */
+  readonly onProgress?: (line: string) => void;
 }
 
 /** How an engine node treats namespaces. */
@@ -112,7 +121,6 @@ export class Engine {
 
   /** Opens the log, creates or verifies the topics, joins the history group and the replies topic. */
   static async start(options: EngineOptions): Promise<Engine> {
-    const catalog = topicCatalog({ shards: options.shards ?? 8, ...(options.prefix ? { prefix: options.prefix } : {}), ...(options.replicationFactor ? { replicationFactor: options.replicationFactor } : {}) });
     const serde = options.serde ?? new SingleObjectSerde();
     const dataConverter = options.dataConverter ?? defaultDataConverter;
     await mkdir(options.dataDirectory, { recursive: true });
@@ -120,7 +128,9 @@ export class Engine {
     const log = options.wrapLog ? options.wrapLog(opened) : opened;
     let namespaces: NamespaceRegistry | undefined;
     try {
-      await ensureTopics(log.admin, catalog);
+      const replication = await resolveReplication(log.admin, { replicationFactor: options.replicationFactor, minInsyncReplicas: options.minInsyncReplicas });
+      const catalog = topicCatalog({ shards: options.shards ?? 8, ...(options.prefix ? { prefix: options.prefix } : {}), replicationFactor: replication.replicationFactor, minInsyncReplicas: replication.minInsyncReplicas });
+      await ensureTopics(log.admin, catalog, options.onProgress ? { onProgress: options.onProgress } : {});
       namespaces = await NamespaceRegistry.open(log, catalog, serde, options.namespaces?.pollMs ? { pollMs: options.namespaces.pollMs } : {});
       // The history settings with the registry's limits and retentions, rebuilt when it changes.
       const baseHistory = options.history ?? defaultHistoryConfig;

@@ -1,5 +1,6 @@
 import type { TopicSpec } from './log/log.js';
 import { partitionForKey } from './partitioner.js';
+import { replicationWith, type ReplicationSettings } from './replication.js';
 import { maxPayloadBytes } from './serde/record-size.js';
 import { namespaceProblem, taskQueueProblem, topicPrefixProblem } from './validation/name-rules.js';
 
@@ -25,8 +26,13 @@ export interface CatalogOptions {
   readonly prefix?: string;
   /** Number of shards. A one-way door: it is fixed when the topics are created. */
   readonly shards: number;
-  /** Replication factor of every topic; default 1 (single broker). */
+  /**
+   * Replication factor of every topic; default 1 (single broker). The engine resolves it from its
+   * flags and the cluster's size (see `resolveReplication`).
+   */
   readonly replicationFactor?: number;
+  /** `min.insync.replicas` of every topic; default 2 from a replication factor of 3, else 1. */
+  readonly minInsyncReplicas?: number;
   /** Partitions of `<prefix>.replies`; default 4. */
   readonly replyPartitions?: number;
   /** Partitions of each task topic; default 4. */
@@ -37,6 +43,8 @@ export interface CatalogOptions {
 export interface TopicCatalog {
   readonly prefix: string;
   readonly shards: number;
+  /** Replication of every topic in the catalog, fixed and task topics alike. */
+  readonly replication: ReplicationSettings;
   readonly commands: string;
   readonly commandsInternal: string;
   readonly history: string;
@@ -89,10 +97,10 @@ export function topicCatalog(options: CatalogOptions): TopicCatalog {
     throw new RangeError(`shard count must be an integer from 1 to 4096, got ${shards}`);
   }
   checkNamePart(topicPrefixProblem(prefix));
-  const rf = options.replicationFactor ?? 1;
+  const replication = replicationWith(options.replicationFactor ?? 1, options.minInsyncReplicas);
   const base = {
     'max.message.bytes': String(TOPIC_MAX_MESSAGE_BYTES),
-    ...(rf >= 3 ? { 'min.insync.replicas': '2' } : {}),
+    'min.insync.replicas': String(replication.minInsyncReplicas),
   };
   const deleteAfter = (ms: number) => ({ ...base, 'cleanup.policy': 'delete', 'retention.ms': String(ms) });
   // Compacted changelogs roll segments hourly so the cleaner (which never touches the active
@@ -108,7 +116,7 @@ export function topicCatalog(options: CatalogOptions): TopicCatalog {
   const spec = (name: string, partitions: number, config: Record<string, string>): TopicSpec => ({
     name,
     partitions,
-    replicationFactor: rf,
+    replicationFactor: replication.replicationFactor,
     config,
   });
   const names = {
@@ -135,6 +143,7 @@ export function topicCatalog(options: CatalogOptions): TopicCatalog {
   return {
     prefix,
     shards,
+    replication,
     ...names,
     fixedTopics: [
       spec(names.commands, shards, deleteAfter(7 * DAY_MS)),

@@ -5,6 +5,7 @@ import type { AssignmentListener, GroupConsumer, Log, LogRecord, OutgoingRecord,
 import { MAX_PAYLOAD_BYTES } from '../../topics/catalog.js';
 import { DeadLetterHeaders, decodeOrDeadLetter } from '../../topics/dead-letter.js';
 import { withInjectedFaults } from '../support/faulty-log.js';
+import { logIdentityConformance } from './log-identity-conformance.js';
 import { type TestBackend, uniqueName, waitFor } from '../support/test-env.js';
 
 /**
@@ -66,6 +67,7 @@ export function logConformance(makeBackend: () => Promise<TestBackend> | TestBac
     log = await backend.open();
   });
   after(async () => backend.cleanup());
+  logIdentityConformance(() => ({ backend, log }));
 
   describe('transactions', () => {
     test('records of an aborted transaction are never read, and the next owner re-reads its inputs', async () => {

@@ -19,6 +19,7 @@ import { EngineMetrics } from '../../gateway/metrics.js';
 import { engineHistoryFetcher, gatewayHistoryFetcher } from '../../gateway/engine-history-fetcher.js';
 import { topicCatalog } from '../../topics/catalog.js';
 import { openLog } from '../../topics/log/open-log.js';
+import { resolveReplication } from '../../topics/replication.js';
 import { defaultDataConverter } from '../../topics/payload/index.js';
 import { SingleObjectSerde } from '../../topics/serde/index.js';
 import { Worker, type WorkerOptions } from '../../sdk/worker/worker.js';
@@ -97,7 +98,9 @@ function failoverHistoryFetcher(endpoints: readonly string[]): HistoryFetcher {
 
 if (role === 'workers') {
   const log = await openLog({ kind: 'kafka', brokers });
-  const connection = { log, catalog: topicCatalog({ prefix, shards, ...(replicationFactor ? { replicationFactor } : {}) }), serde: new SingleObjectSerde(), dataConverter: defaultDataConverter };
+  // The task topics a worker creates get the replication the engine would give them.
+  const replication = await resolveReplication(log.admin, replicationFactor ? { replicationFactor } : {});
+  const connection = { log, catalog: topicCatalog({ prefix, shards, ...replication }), serde: new SingleObjectSerde(), dataConverter: defaultDataConverter };
   await startWorkers(connection, failoverHistoryFetcher(env('ENGINE_WORKER_GATEWAY').split(',')));
   console.log('READY workers');
 } else {

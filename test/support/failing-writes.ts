@@ -26,6 +26,7 @@ export function withFailingWrites(log: Log, fails: (records: readonly OutgoingRe
     groupConsumer: (options) => log.groupConsumer(options),
     readPartition: (topic, partition, from, onRecords, options) => log.readPartition(topic, partition, from, onRecords, options),
     endOffset: (topic, partition) => log.endOffset(topic, partition),
+    identity: () => log.identity(),
     close: () => log.close(),
   };
 }

@@ -51,6 +51,7 @@ export function withInjectedFaults(log: Log, plan: FaultPlan): Log {
     groupConsumer: (options) => log.groupConsumer(options),
     readPartition: (topic, partition, from, onRecords, options) => log.readPartition(topic, partition, from, onRecords, options),
     endOffset: (topic, partition) => log.endOffset(topic, partition),
+    identity: () => log.identity(),
     close: () => log.close(),
   };
 }

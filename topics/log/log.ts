@@ -50,6 +50,8 @@ export interface TopicSpec {
 export interface TopicDescription {
   readonly name: string;
   readonly partitions: number;
+  /** Partitions that have no leader yet (just created, or their replicas are down): nothing can be written there. */
+  readonly partitionsWithoutLeader: number;
 }
 
 /** Creates and inspects topics. */
@@ -64,6 +66,8 @@ export interface TopicAdmin {
   listTopics(): Promise<string[]>;
   /** How many members a consumer group has now (0 for a group nobody joined). */
   groupMembers(groupId: string): Promise<number>;
+  /** How many brokers serve the log (the embedded log: 1); the replication defaults follow from it. */
+  brokerCount(): Promise<number>;
 }
 
 /**
@@ -249,6 +253,13 @@ export interface LogClientOptions {
   readonly maxRecordBytes: number;
 }
 
+/**
+ * Which log a process talks to: a Kafka cluster (by its cluster id, which a cluster keeps for life)
+ * or the embedded log. A local store that materialises a log records this, so it is never read
+ * against another log.
+ */
+export type LogIdentity = { readonly kind: 'kafka'; readonly clusterId: string } | { readonly kind: 'embedded' };
+
 /** A partitioned log: Kafka or the embedded one. */
 export interface Log {
   readonly kind: 'kafka' | 'embedded';
@@ -273,5 +284,7 @@ export interface Log {
   ): Promise<ReadResult>;
   /** The read_committed end offset of a partition (the last stable offset). */
   endOffset(topic: string, partition: number): Promise<number>;
+  /** Which log this is (see {@link LogIdentity}); the Kafka log asks the cluster. */
+  identity(): Promise<LogIdentity>;
   close(): Promise<void>;
 }

@@ -7,6 +7,7 @@ import type {
   GroupConsumerOptions,
   InputPositions,
   Log,
+  LogIdentity,
   LogRecord,
   OutgoingRecord,
   Producer,
@@ -69,6 +70,7 @@ export class EmbeddedLog implements Log {
       deleteTopics: (names) => this.deleteTopics(names),
       listTopics: async () => [...this.topics.keys()],
       groupMembers: async (groupId) => this.groups.membersOf(groupId).length,
+      brokerCount: async () => 1,
     };
     this.groups = new EmbeddedGroups(this);
   }
@@ -206,6 +208,10 @@ export class EmbeddedLog implements Log {
     return this.enqueueWrite(() => this.nextOffset(topic, partition));
   }
 
+  async identity(): Promise<LogIdentity> {
+    return { kind: 'embedded' };
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
@@ -291,7 +297,7 @@ export class EmbeddedLog implements Log {
     const result = new Map<string, TopicDescription>();
     for (const name of names) {
       const spec = this.topics.get(name);
-      if (spec) result.set(name, { name, partitions: spec.partitions });
+      if (spec) result.set(name, { name, partitions: spec.partitions, partitionsWithoutLeader: 0 });
     }
     return result;
   }

@@ -10,11 +10,14 @@ import type {
   TakeOptions,
 } from '../log.js';
 import { coPartitionedAssigner, describeMember } from './co-partitioned-protocol.js';
+import { logError } from './kafka-errors.js';
 import { toLogRecord } from './partition-reader.js';
 
 const DEFAULT_MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
 /** How long a commit waits for others to share its request. */
 const COMMIT_COALESCE_MS = 20;
+/** How long a subscription is retried while the cluster does not know its topics yet. */
+const SUBSCRIBE_RETRY_MS = 30_000;
 
 /** Per-partition delivery state: where each input continues and what is buffered for `take`. */
 interface PartitionState {
@@ -98,7 +101,7 @@ export class KafkaGroupConsumer implements GroupConsumer {
 
   private async run(consumer: Consumer): Promise<void> {
     await consumer.connect();
-    await consumer.subscribe({ topics: [...this.options.topics], fromBeginning: true });
+    await this.subscribe(consumer);
     await consumer.run({
       autoCommit: false,
       eachBatchAutoResolve: false,
@@ -141,6 +144,24 @@ export class KafkaGroupConsumer implements GroupConsumer {
     this.consumer = this.createConsumer();
     await previous.disconnect().catch(() => undefined);
     if (!this.stopped) await this.run(this.consumer);
+  }
+
+  /**
+   * Subscribes, retrying retriable errors for a while: a topic created a moment ago may not be known
+   * yet to the node the metadata request reaches (UNKNOWN_TOPIC_OR_PARTITION on a fresh cluster).
+   */
+  private async subscribe(consumer: Consumer): Promise<void> {
+    const deadline = Date.now() + SUBSCRIBE_RETRY_MS;
+    for (;;) {
+      try {
+        await consumer.subscribe({ topics: [...this.options.topics], fromBeginning: true });
+        return;
+      } catch (error) {
+        const mapped = logError(`subscribing to ${this.options.topics.join(', ')}`, error);
+        if (!mapped.retriable || Date.now() > deadline) throw mapped;
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    }
   }
 
   assignment(): readonly number[] {

@@ -1,9 +1,10 @@
-import { Kafka, logLevel as KafkaLogLevel, type Admin, type Message, type Producer as KafkaProducer } from 'kafkajs';
+import { Kafka, logLevel as KafkaLogLevel, type Admin, type ISocketFactory, type Message, type Producer as KafkaProducer } from 'kafkajs';
 import { LogbookError } from '../../errors.js';
 import type {
   GroupConsumer,
   GroupConsumerOptions,
   Log,
+  LogIdentity,
   LogRecord,
   OutgoingRecord,
   Producer,
@@ -21,6 +22,18 @@ import { kafkaTopicAdmin } from './kafka-topic-admin.js';
 import { openTransactionalProducer } from './kafka-transactions.js';
 import { PartitionReader } from './partition-reader.js';
 
+/** How KafkaJS opens its broker connections (KafkaJS's `socketFactory`). */
+export type KafkaSocketFactory = ISocketFactory;
+
+/**
+ * Fault injection, for tests only: a socket factory that can tamper with what the brokers answer,
+ * and a shorter request timeout so a withheld answer times out within a test.
+ */
+export interface KafkaFaultInjection {
+  readonly socketFactory?: KafkaSocketFactory;
+  readonly requestTimeoutMs?: number;
+}
+
 /** Options of the Kafka log. */
 export interface KafkaLogOptions {
   readonly brokers: readonly string[];
@@ -32,6 +45,8 @@ export interface KafkaLogOptions {
   readonly maxWaitTimeMs?: number;
   /** KafkaJS's own logging; default errors only. */
   readonly verbose?: boolean;
+  /** Tests only: see {@link KafkaFaultInjection}. */
+  readonly faults?: KafkaFaultInjection;
 }
 
 /**
@@ -61,7 +76,8 @@ export class KafkaLog implements Log {
       logLevel: options.verbose ? KafkaLogLevel.INFO : KafkaLogLevel.NOTHING,
       retry: { initialRetryTime: 100, retries: 8 },
       // A 2 MB record must be acknowledged well within the request timeout on a busy broker.
-      requestTimeout: 30_000,
+      requestTimeout: options.faults?.requestTimeoutMs ?? 30_000,
+      ...(options.faults?.socketFactory ? { socketFactory: options.faults.socketFactory } : {}),
     });
     this.reader = new PartitionReader(this.kafka, this.maxBytesPerPartition);
     this.admin = kafkaTopicAdmin(() => this.adminClient());
@@ -115,6 +131,15 @@ export class KafkaLog implements Log {
 
   endOffset(topic: string, partition: number): Promise<number> {
     return this.reader.endOffset(topic, partition);
+  }
+
+  async identity(): Promise<LogIdentity> {
+    try {
+      const { clusterId } = await (await this.adminClient()).describeCluster();
+      return { kind: 'kafka', clusterId };
+    } catch (error) {
+      throw logError('describing the cluster', error);
+    }
   }
 
   async close(): Promise<void> {

@@ -1,4 +1,5 @@
 import type { Admin } from 'kafkajs';
+import { RetriableLogError } from '../../errors.js';
 import type { TopicAdmin, TopicDescription } from '../log.js';
 import { logError } from './kafka-errors.js';
 
@@ -23,21 +24,37 @@ export function kafkaTopicAdmin(admin: () => Promise<Admin>): TopicAdmin {
           })),
         });
       } catch (error) {
-        // Another node may have created the same topics concurrently; that is success.
-        const after = new Set(await client.listTopics());
-        if (!fresh.every((s) => after.has(s.name))) throw logError('creating topics', error);
+        // Another node may have created the same topics concurrently, or the node listing topics
+        // had not heard of one yet: a topic that exists is all we want.
+        const after = alreadyExists(error) ? undefined : new Set(await client.listTopics());
+        if (after && !fresh.every((s) => after.has(s.name))) throw logError('creating topics', error);
       }
       await waitForLeaders(client, fresh.map((s) => s.name));
     },
     async describeTopics(names) {
       const client = await admin();
-      const existing = new Set(await client.listTopics());
-      const wanted = names.filter((n) => existing.has(n));
-      const result = new Map<string, TopicDescription>();
-      if (wanted.length === 0) return result;
-      const { topics } = await client.fetchTopicMetadata({ topics: [...wanted] });
-      for (const t of topics) result.set(t.name, { name: t.name, partitions: t.partitions.length });
-      return result;
+      try {
+        const existing = new Set(await client.listTopics());
+        const wanted = names.filter((n) => existing.has(n));
+        const result = new Map<string, TopicDescription>();
+        if (wanted.length === 0) return result;
+        // On a fresh multi-node cluster the node asked may not host a topic another node listed
+        // a moment ago (UNKNOWN_TOPIC_OR_PARTITION): that error stays retriable.
+        const { topics } = await client.fetchTopicMetadata({ topics: [...wanted] });
+        for (const t of topics) {
+          result.set(t.name, { name: t.name, partitions: t.partitions.length, partitionsWithoutLeader: t.partitions.filter((p) => p.leader < 0).length });
+        }
+        return result;
+      } catch (error) {
+        throw logError(`describing topics ${names.join(', ')}`, error);
+      }
+    },
+    async brokerCount() {
+      try {
+        return (await (await admin()).describeCluster()).brokers.length;
+      } catch (error) {
+        throw logError('describing the cluster', error);
+      }
     },
     async groupMembers(groupId) {
       try {
@@ -65,6 +82,13 @@ export function kafkaTopicAdmin(admin: () => Promise<Admin>): TopicAdmin {
 
 const LEADER_WAIT_MS = 30_000;
 
+/** True when every topic KafkaJS could not create already existed (it aggregates per-topic errors). */
+function alreadyExists(error: unknown): boolean {
+  const { type, errors } = (error ?? {}) as { type?: string; errors?: Array<{ type?: string }> };
+  if (type === 'TOPIC_ALREADY_EXISTS') return true;
+  return Array.isArray(errors) && errors.length > 0 && errors.every((e) => e.type === 'TOPIC_ALREADY_EXISTS');
+}
+
 /** Polls metadata until every partition of the topics has a leader, so the first write succeeds. */
 async function waitForLeaders(client: Admin, topics: string[]): Promise<void> {
   const deadline = Date.now() + LEADER_WAIT_MS;
@@ -76,7 +100,7 @@ async function waitForLeaders(client: Admin, topics: string[]): Promise<void> {
     } catch (error) {
       if (Date.now() > deadline) throw logError(`waiting for leaders of ${topics.join(', ')}`, error);
     }
-    if (Date.now() > deadline) throw logError('creating topics', new Error(`no leader for some partitions of ${topics.join(', ')} after ${LEADER_WAIT_MS} ms`));
+    if (Date.now() > deadline) throw new RetriableLogError(`creating topics: no leader for some partitions of ${topics.join(', ')} after ${LEADER_WAIT_MS} ms`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }

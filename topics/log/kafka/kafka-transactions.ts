@@ -4,6 +4,7 @@ import type { CommitReceipt, OutgoingRecord, Transaction, TransactionalProducer,
 import { assertRecordsFit } from '../record-size.js';
 import { transactionError } from './kafka-errors.js';
 import { producerWithCachedCoordinator } from './transaction-coordinator-cache.js';
+import { sendWithoutDuplicates } from './transactional-send.js';
 
 /** Settings of a transactional producer. */
 export interface TransactionalSettings {
@@ -29,13 +30,17 @@ export async function openTransactionalProducer(
 ): Promise<TransactionalProducer> {
   const { producer, keepCoordinator } = producerWithCachedCoordinator(kafka, {
     transactionalId,
-    idempotent: true,
+    // Transactions are idempotent whatever this says; `idempotent: true` would only add a second,
+    // unused producer id and forbid `retries: 0`.
+    idempotent: false,
     maxInFlightRequests: 1,
     transactionTimeout: settings.transactionTimeoutMs,
     allowAutoTopicCreation: false,
-    // The broker answers CONCURRENT_TRANSACTIONS while it writes the previous commit's markers;
-    // KafkaJS's default 300 ms first back-off would cap a shard at a few commits per second.
-    retry: { initialRetryTime: 10, maxRetryTime: 1_000, retries: 12, factor: 0.2, multiplier: 2 },
+    // KafkaJS's own retry of a send can write records twice (see transactional-send.ts), which
+    // retries only what provably wrote nothing — with a short back-off, as CONCURRENT_TRANSACTIONS
+    // after a commit clears within milliseconds. This setting covers sends only: InitProducerId keeps
+    // the client's retry.
+    retry: { retries: 0 },
   });
   try {
     await producer.connect();
@@ -69,9 +74,8 @@ export async function openTransactionalProducer(
         return {
           send: async (records) => {
             assertRecordsFit(records, settings.maxRecordBytes);
-            const topicMessages = settings.toMessages(records);
-            const appended = await guard('send', () => tx.sendBatch({ topicMessages, acks: -1 }));
-            recordWritten(written, topicMessages, appended);
+            const sends = await guard('send', () => sendWithoutDuplicates(tx, records, settings.toMessages));
+            for (const sent of sends) recordWritten(written, sent.topicMessages, sent.appended);
           },
           commit: () => guard('commit', async (): Promise<CommitReceipt> => {
             await tx.commit();

@@ -1,0 +1,37 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { MAX_RECORD_BYTES } from '../../catalog.js';
+import { commitLikeAShard, committedKeyCounts } from '../../../test/support/exactly-once.js';
+import { produceFaults } from '../../../test/support/produce-faults.js';
+import { kafkaBrokers, uniqueName } from '../../../test/support/test-env.js';
+import { KafkaLog } from './kafka-log.js';
+
+const REQUEST_TIMEOUT_MS = 2_000;
+
+test('a transactional produce answered only after the request timeout (the broker had appended it) leaves each record once in the committed topic', { timeout: 60_000 }, async (t) => {
+  const topic = uniqueName('eos-timeout');
+  const transactionalId = uniqueName('eos-timeout-tx');
+  const faults = produceFaults([{ transactionalId, times: 1, action: { kind: 'delay', delayMs: REQUEST_TIMEOUT_MS + 1_500 } }]);
+  const faulty = new KafkaLog({
+    brokers: kafkaBrokers(),
+    clientId: uniqueName('faulty'),
+    maxRecordBytes: MAX_RECORD_BYTES,
+    faults: { socketFactory: faults.socketFactory, requestTimeoutMs: REQUEST_TIMEOUT_MS },
+  });
+  const reader = new KafkaLog({ brokers: kafkaBrokers(), clientId: uniqueName('reader'), maxRecordBytes: MAX_RECORD_BYTES });
+  try {
+    await reader.admin.createTopics([{ name: topic, partitions: 1, replicationFactor: 1, config: {} }]);
+    // The three events of the breach seen under fault injection: one workflow, one partition, one batch.
+    const records = [21, 22, 23].map((id) => ({ topic, partition: 0, key: `wf-1/run-1/${id}`, value: Buffer.from(`event ${id}`) }));
+    const { attempts } = await commitLikeAShard(faulty, transactionalId, records);
+    t.diagnostic(`attempts: ${attempts.map((a) => (a === 'committed' ? a : a.message)).join(' | ')}`);
+    t.diagnostic(`produce requests: ${JSON.stringify(faults.requests.map((r) => r.batches))}`);
+
+    assert.equal(faults.injected.length, 1, 'the produce response was withheld past the request timeout');
+    assert.deepEqual(await committedKeyCounts(reader, topic, [0], records.map((r) => r.key)), { 'wf-1/run-1/21': 1, 'wf-1/run-1/22': 1, 'wf-1/run-1/23': 1 });
+  } finally {
+    await faulty.close();
+    await reader.admin.deleteTopics([topic]).catch(() => undefined);
+    await reader.close();
+  }
+});

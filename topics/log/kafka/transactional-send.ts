@@ -1,0 +1,120 @@
+import type { Message } from 'kafkajs';
+import type { OutgoingRecord } from '../log.js';
+
+/** Where KafkaJS says a partition's records of one send were appended. */
+export interface AppendedBatch {
+  readonly topicName: string;
+  readonly partition: number;
+  readonly baseOffset?: string;
+}
+
+/** The part of a KafkaJS transaction this module drives. */
+export interface SendBatchTransaction {
+  sendBatch(batch: { topicMessages: Array<{ topic: string; messages: Message[] }>; acks: -1 }): Promise<readonly AppendedBatch[] | void>;
+}
+
+/** One send that went through: what was sent and where the broker appended it. */
+export interface CompletedSend {
+  readonly topicMessages: ReadonlyArray<{ topic: string; messages: ReadonlyArray<{ partition?: number }> }>;
+  readonly appended: readonly AppendedBatch[];
+}
+
+/** How often, and how soon, a send that provably wrote nothing is tried again. */
+export interface UnwrittenRetry {
+  readonly attempts: number;
+  readonly firstDelayMs: number;
+  readonly maxDelayMs: number;
+}
+
+/** The broker answers CONCURRENT_TRANSACTIONS for a few milliseconds after a commit, while it writes the markers. */
+export const DEFAULT_UNWRITTEN_RETRY: UnwrittenRetry = { attempts: 12, firstDelayMs: 10, maxDelayMs: 1_000 };
+
+interface KafkaJsErrorShape {
+  readonly name?: string;
+  readonly type?: string;
+  readonly cause?: unknown;
+  readonly originalError?: unknown;
+}
+
+function chainOf(error: unknown): KafkaJsErrorShape[] {
+  const chain: KafkaJsErrorShape[] = [];
+  for (let e = error; e && typeof e === 'object' && chain.length < 10; ) {
+    const shape = e as KafkaJsErrorShape;
+    chain.push(shape);
+    e = shape.cause ?? shape.originalError;
+  }
+  return chain;
+}
+
+/**
+ * True when a failed `sendBatch` (with KafkaJS's own retries off) cannot have written a record:
+ * KafkaJS throws `KafkaJSMetadataNotLoaded` while it groups the records by leader, before any
+ * Produce request; and CONCURRENT_TRANSACTIONS comes only from AddPartitionsToTxn, which KafkaJS
+ * sends before the Produce request of the same broker — so when the whole send is one request
+ * (one partition), nothing was produced. In a send to several leaders, another broker's Produce
+ * may already be out, and a resend would duplicate it.
+ */
+export function wroteNothing(error: unknown, onePartition: boolean): boolean {
+  return chainOf(error).some((e) => e.name === 'KafkaJSMetadataNotLoaded' || (onePartition && e.type === 'CONCURRENT_TRANSACTIONS'));
+}
+
+/**
+ * The leading records that go to the partition of the first record: the run of records with its
+ * topic and explicit partition, or the first record alone when it has none (its partition then
+ * comes from its key). Taking a prefix keeps every partition's records in their order.
+ */
+export function leadingPartitionRun(records: readonly OutgoingRecord[]): readonly OutgoingRecord[] {
+  const first = records[0];
+  if (!first || first.partition === undefined) return records.slice(0, 1);
+  let end = 1;
+  while (end < records.length && records[end]!.topic === first.topic && records[end]!.partition === first.partition) end++;
+  return records.slice(0, end);
+}
+
+/**
+ * Sends records in an open transaction so that none can be written twice.
+ *
+ * KafkaJS 2.2.4 splits a send into one Produce request per partition leader and, when one fails
+ * with a retriable error, sends again to every broker that has not answered yet — including one
+ * whose request is still on its way. That request goes out a second time once the first returns,
+ * under sequence numbers the first already advanced, so the broker appends its records again, in
+ * the same transaction. (It also skips records whose partition moved to a broker that already
+ * answered.) So KafkaJS's retries must be off for this producer, and only failures that provably
+ * wrote nothing are tried again here. The CONCURRENT_TRANSACTIONS that follows a commit is such a
+ * failure only for a one-request send: the first records, all for one partition, go alone; once
+ * they are in, the transaction is ongoing on the coordinator and the rest go in one send. Any
+ * other failure leaves the outcome unknown, and the caller must re-fence. Resolves with each send
+ * that went through and where its records were appended.
+ */
+export async function sendWithoutDuplicates(
+  tx: SendBatchTransaction,
+  records: readonly OutgoingRecord[],
+  toMessages: (records: readonly OutgoingRecord[]) => Array<{ topic: string; messages: Message[] }>,
+  retry: UnwrittenRetry = DEFAULT_UNWRITTEN_RETRY,
+): Promise<CompletedSend[]> {
+  if (records.length === 0) return [];
+  const sends: CompletedSend[] = [];
+  const sendPart = async (part: readonly OutgoingRecord[], onePartition: boolean) => {
+    const topicMessages = toMessages(part);
+    const appended = await retryUnwritten(() => tx.sendBatch({ topicMessages, acks: -1 }), onePartition, retry);
+    sends.push({ topicMessages, appended: appended ?? [] });
+  };
+  const first = leadingPartitionRun(records);
+  await sendPart(first, true);
+  const rest = records.slice(first.length);
+  if (rest.length > 0) await sendPart(rest, false);
+  return sends;
+}
+
+async function retryUnwritten<T>(send: () => Promise<T>, onePartition: boolean, retry: UnwrittenRetry): Promise<T> {
+  let delayMs = retry.firstDelayMs;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await send();
+    } catch (error) {
+      if (attempt >= retry.attempts || !wroteNothing(error, onePartition)) throw error;
+      await new Promise((r) => setTimeout(r, delayMs));
+      delayMs = Math.min(delayMs * 2, retry.maxDelayMs);
+    }
+  }
+}
