@@ -34,8 +34,9 @@ export class FencedError extends LogbookError {
  * producer) and restore state from the changelog before processing again.
  */
 export class CommitOutcomeUnknownError extends LogbookError {
-  constructor(message: string, cause?: unknown) {
-    super('COMMIT_OUTCOME_UNKNOWN', message, { cause });
+  /** `retriable`: the failure came from the infrastructure (a connection, a timeout), not from what was sent. */
+  constructor(message: string, cause?: unknown, retriable = false) {
+    super('COMMIT_OUTCOME_UNKNOWN', message, { cause, retriable });
   }
 }
 

@@ -44,7 +44,10 @@ export function transactionError(operation: string, transactionalId: string, err
   if (isFenced(error)) {
     return new FencedError(`${operation} of ${transactionalId} failed: fenced by a newer owner (${message})`, error);
   }
-  return new CommitOutcomeUnknownError(`${operation} of ${transactionalId} failed; its outcome is unknown (${message})`, error);
+  // Retriable when KafkaJS says so of any error in the chain (a lost connection, a timeout, a
+  // moving leader): the shard re-fences either way, but such a failure never counts against its inputs.
+  const infrastructure = causeChain(error).some((e) => e.retriable === true);
+  return new CommitOutcomeUnknownError(`${operation} of ${transactionalId} failed; its outcome is unknown (${message})`, error, infrastructure);
 }
 
 /** Maps an error of a non-transactional operation: retriable ones keep that flag, others become `LogbookError`. */
