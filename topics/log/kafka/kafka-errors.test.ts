@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { CommitOutcomeUnknownError, FencedError } from '../../errors.js';
-import { transactionError } from './kafka-errors.js';
+import { breaksIdempotentProducer, transactionError } from './kafka-errors.js';
 
 /** What KafkaJS throws from a send with its retries off: the last error, wrapped. */
 const exhausted = (cause: object) => Object.assign(new Error('retries exceeded'), { name: 'KafkaJSNumberOfRetriesExceeded', retriable: false, cause });
@@ -19,4 +19,9 @@ test('a broker that refuses what was sent (a record too large) is an unknown out
   assert.ok(tooLarge instanceof CommitOutcomeUnknownError);
   assert.equal(tooLarge.retriable, false);
   assert.ok(transactionError('commit', 'lb-history-0', { name: 'KafkaJSProtocolError', type: 'PRODUCER_FENCED', message: 'fenced' }) instanceof FencedError);
+});
+
+test('an idempotent producer whose sequence numbers or id the broker no longer accepts must be replaced; other failures keep it', () => {
+  for (const type of ['OUT_OF_ORDER_SEQUENCE_NUMBER', 'UNKNOWN_PRODUCER_ID']) assert.equal(breaksIdempotentProducer(exhausted({ name: 'KafkaJSProtocolError', type, message: type })), true, type);
+  assert.equal(breaksIdempotentProducer(exhausted({ name: 'KafkaJSConnectionError', message: 'ECONNREFUSED', retriable: true })), false);
 });

@@ -26,6 +26,14 @@ function causeChain(error: unknown): KafkaJsErrorShape[] {
   return chain;
 }
 
+/** Broker errors after which an idempotent producer's id or sequence numbers are no longer accepted. */
+const BROKEN_PRODUCER_TYPES = new Set(['OUT_OF_ORDER_SEQUENCE_NUMBER', 'UNKNOWN_PRODUCER_ID', 'INVALID_PRODUCER_EPOCH', 'INVALID_PRODUCER_ID_MAPPING']);
+
+/** True when an idempotent producer must be replaced: the broker will refuse its next sends too. */
+export function breaksIdempotentProducer(error: unknown): boolean {
+  return causeChain(error).some((e) => e.type !== undefined && BROKEN_PRODUCER_TYPES.has(e.type));
+}
+
 /** True when a KafkaJS error says this producer was fenced by a newer owner of its transactional id. */
 export function isFenced(error: unknown): boolean {
   return causeChain(error).some((e) => (e.type !== undefined && FENCED_TYPES.has(e.type)) || e.code === PRODUCER_FENCED_CODE);

@@ -16,7 +16,7 @@ import type {
 } from '../log.js';
 import { assertRecordsFit, toBuffer } from '../record-size.js';
 import { CoalescingSender } from './coalescing-sender.js';
-import { logError } from './kafka-errors.js';
+import { breaksIdempotentProducer, logError } from './kafka-errors.js';
 import { KafkaGroupConsumer } from './kafka-group-consumer.js';
 import { kafkaTopicAdmin } from './kafka-topic-admin.js';
 import { openTransactionalProducer } from './kafka-transactions.js';
@@ -84,8 +84,8 @@ export class KafkaLog implements Log {
   }
 
   async producer(): Promise<Producer> {
-    const producer = await this.idempotentProducer();
-    this.sender ??= new CoalescingSender((records) => this.send(producer, records));
+    await this.idempotentProducer();
+    this.sender ??= new CoalescingSender((records) => this.send(records));
     const sender = this.sender;
     return {
       send: async (records) => {
@@ -156,15 +156,28 @@ export class KafkaLog implements Log {
     if (this.closed) throw new LogbookError('LOG_CLOSED', 'the Kafka log was closed');
   }
 
-  private async send(producer: KafkaProducer, records: readonly OutgoingRecord[]): Promise<RecordPosition[]> {
+  private async send(records: readonly OutgoingRecord[]): Promise<RecordPosition[]> {
     assertRecordsFit(records, this.maxRecordBytes);
+    const shared = this.idempotentProducer();
     try {
-      const results = await producer.sendBatch({ topicMessages: toTopicMessages(records), acks: -1 });
+      const results = await (await shared).sendBatch({ topicMessages: toTopicMessages(records), acks: -1 });
       // KafkaJS reports one entry per partition written, not per record.
       return results.map((r) => ({ topic: r.topicName, partition: r.partition }));
     } catch (error) {
+      if (breaksIdempotentProducer(error)) this.replaceIdempotentProducer(shared);
       throw logError('producing records', error);
     }
+  }
+
+  /**
+   * Drops a shared producer whose sequence numbers the broker no longer accepts (after a broker
+   * outage KafkaJS kept failing every send with OUT_OF_ORDER_SEQUENCE_NUMBER, for good): the next
+   * send opens a new one, with a new producer id.
+   */
+  private replaceIdempotentProducer(broken: Promise<KafkaProducer>): void {
+    if (this.sharedProducer !== broken) return;
+    this.sharedProducer = undefined;
+    void broken.then((p) => p.disconnect()).catch(() => undefined);
   }
 
   private idempotentProducer(): Promise<KafkaProducer> {
