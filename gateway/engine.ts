@@ -19,6 +19,7 @@ import { NamespaceRegistry } from '../processors/namespaces/namespace-registry.j
 import { ShardManager } from '../processors/shard-runtime/shard-manager.js';
 import type { ShardTransition } from '../processors/shard-runtime/shard-lifecycle.js';
 import { ShardHealth } from '../processors/shard-runtime/shard-health.js';
+import { claimStores } from '../processors/shard-runtime/store-identity.js';
 import { ReplyListener } from '../processors/reply-listener.js';
 import type { BatchResult } from '../processors/shard-runtime/batch-commit.js';
 import { eventStoreKey, Keyspace } from '../processors/shard-runtime/store-layout.js';
@@ -137,6 +138,8 @@ export class Engine {
       const registry = namespaces;
       let history = historyConfigWith(baseHistory, registry.list());
       registry.onChange(() => (history = historyConfigWith(baseHistory, registry.list())));
+      const claimed = await claimStores(options.dataDirectory, { ...(await log.identity()), prefix: catalog.prefix }, join(options.dataDirectory, 'shards'));
+      if (claimed === 'wiped') options.onProgress?.(`the shard stores in ${options.dataDirectory} were built from another log; they were wiped and are restored from this one's changelogs`);
       const node = new ShardManager({
         log,
         catalog,
