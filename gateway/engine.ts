@@ -19,6 +19,7 @@ import { NamespaceRegistry } from '../processors/namespaces/namespace-registry.j
 import { ShardManager } from '../processors/shard-runtime/shard-manager.js';
 import type { ShardTransition } from '../processors/shard-runtime/shard-lifecycle.js';
 import { ShardHealth } from '../processors/shard-runtime/shard-health.js';
+import { ShardState } from '../processors/shard-runtime/shard-lifecycle.js';
 import { claimStores } from '../processors/shard-runtime/store-identity.js';
 import { ReplyListener } from '../processors/reply-listener.js';
 import type { BatchResult } from '../processors/shard-runtime/batch-commit.js';
@@ -81,6 +82,9 @@ export interface NamespaceOptions {
   /** How often the registry topic is read for changes made on other nodes; default 500 ms. */
   readonly pollMs?: number;
 }
+
+/** How long a gateway waits for a shard owner's /healthz. */
+const OWNER_HEALTH_TIMEOUT_MS = 2_000;
 
 /** The shard does not live here (or is restoring): the caller should retry or ask the owner. */
 export class ShardUnavailableError extends LogbookError {
@@ -246,6 +250,25 @@ export class Engine {
     if (!state) throw new LogbookError('WorkflowNotFound', `workflow ${workflowId} does not exist in namespace ${namespace}`);
     if (runId === undefined || runId === state.executionInfo.runId) return queryTargetOf(state);
     return queryTargetOfHistory(workflowId, runId, await this.history(namespace, workflowId, runId));
+  }
+
+  /**
+   * Whether a workflow's shard is being served right now: RUNNING on this node, or on its owner as
+   * the owner's /healthz says. False while it moves, restores or has no owner, or when the owner
+   * cannot be asked: what a gateway checks before calling an unanswered command a timeout.
+   */
+  async shardServed(namespace: string, workflowId: string): Promise<boolean> {
+    const shard = this.catalog.shardOf(namespace, workflowId);
+    const local = this.node.processor(shard);
+    if (local) return local.localStore !== undefined && local.lifecycle.state === ShardState.Running;
+    try {
+      const owner = await this.ownerOf(namespace, workflowId);
+      if (!owner) return false;
+      const health = (await (await fetch(`${owner}/healthz`, { signal: AbortSignal.timeout(OWNER_HEALTH_TIMEOUT_MS) })).json()) as { states?: Array<{ shard: number; state: string }> };
+      return health.states?.find((s) => s.shard === shard)?.state === ShardState.Running;
+    } catch {
+      return false;
+    }
   }
 
   /** The endpoint of the node that owns a workflow's shard, if known. */

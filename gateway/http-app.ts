@@ -1,4 +1,5 @@
-import express, { type Express, type Request, type Response } from 'express';
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import { ReplyTimeoutError } from '../processors/reply-listener.js';
 import type { Registry } from 'prom-client';
 import { LogbookError } from '../topics/errors.js';
 import type { Reply } from '../topics/schemas/reply/index.js';
@@ -175,8 +176,20 @@ export function createHttpApp(options: HttpAppOptions): Express {
   app.use(updateRoutes(engine));
   app.use(scheduleRoutes(engine));
   app.use((req, _res, next) => next(new HttpError(404, 'NOT_FOUND', `no route for ${req.method} ${req.path}`)));
-  app.use(errorHandler);
+  app.use(async (error: unknown, req: Request, res: Response, next: NextFunction) => errorHandler(await whileShardUnserved(engine, error), req, res, next));
   return app;
+}
+
+/**
+ * A command left unanswered while its shard was not served (failing over, restoring) is not a
+ * gateway timeout: it is written and will be applied once the shard is back. Such a timeout
+ * becomes 503 SHARD_UNAVAILABLE with Retry-After; one while the shard runs stays 504.
+ */
+async function whileShardUnserved(engine: Engine, error: unknown): Promise<unknown> {
+  if (!(error instanceof ReplyTimeoutError) || !error.target) return error;
+  const { namespace, workflowId } = error.target;
+  if (await engine.shardServed(namespace, workflowId)) return error;
+  return new ShardUnavailableError(engine.catalog.shardOf(namespace, workflowId), undefined, 'the command is written and is applied once the shard is served again; repeat the request with the same requestId to learn its outcome');
 }
 
 /** Runs input parsing; a TypeError (bad duration, unserialisable argument) becomes a 400. */

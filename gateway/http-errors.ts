@@ -88,13 +88,15 @@ export function errorHandler(error: unknown, _req: Request, res: Response, _next
     res.status(refused.status).json({ code: refused.code, message: refused.message });
     return;
   }
+  // A client library's own error that says it may pass (a broker connection lost) is an outage, not a bug.
+  const passing = !(error instanceof LogbookError) && (error as { retriable?: unknown } | null)?.retriable === true;
   const status =
     error instanceof HttpError
       ? error.status
       : error instanceof LogbookError
         ? (STATUS_BY_CODE[error.code] ?? (error.retriable ? 503 : 500))
-        : 500;
-  const code = error instanceof LogbookError ? error.code : 'INTERNAL';
+        : passing ? 503 : 500;
+  const code = error instanceof LogbookError ? error.code : passing ? 'UNAVAILABLE' : 'INTERNAL';
   const message = error instanceof Error ? error.message : String(error);
   if (status === 503 || status === 429) res.setHeader('retry-after', String(error instanceof HttpError && error.retryAfterSeconds ? error.retryAfterSeconds : 1));
   res.status(status).json({ code, message });

@@ -8,7 +8,12 @@ import { replyCodec } from '../topics/serde/index.js';
 
 /** A reply did not arrive in time. Retriable: the command itself may still be applied. */
 export class ReplyTimeoutError extends LogbookError {
-  constructor(requestId: string, timeoutMs: number) {
+  constructor(
+    requestId: string,
+    timeoutMs: number,
+    /** The workflow the unanswered command was for, when known (a gateway then checks its shard). */
+    readonly target?: { readonly namespace: string; readonly workflowId: string },
+  ) {
     super('REPLY_TIMEOUT', `no reply to request ${requestId} within ${timeoutMs} ms; the command may still be applied`, { retriable: true });
   }
 }

@@ -9,7 +9,7 @@ import type { Reply } from '../../topics/schemas/reply/index.js';
 import type { Serde } from '../../topics/serde/index.js';
 import { assertValid, commandProblem, firstProblem, identifierProblem, namespaceProblem, optionalIdentifierProblem, waitProblem } from '../../topics/validation/index.js';
 import { commandCodec } from '../../topics/serde/index.js';
-import type { ReplyListener } from '../../processors/reply-listener.js';
+import { ReplyTimeoutError, type ReplyListener } from '../../processors/reply-listener.js';
 import { QuerySender, type QueryOptions } from './query-sender.js';
 import type { RunLocator } from './query-target.js';
 import type { StartOptions } from './start-options.js';
@@ -72,7 +72,10 @@ export class CommandClient implements CommandSender {
         value: await this.serde.encode(commandCodec, command, this.catalog.commands),
       },
     ]);
-    return reply;
+    return reply?.catch((error: unknown) => {
+      if (!(error instanceof ReplyTimeoutError) || !command.replyTo) throw error;
+      throw new ReplyTimeoutError(command.replyTo.requestId, options.timeoutMs ?? 30_000, { namespace: command.namespace, workflowId: command.workflowId });
+    });
   }
 
   /** Builds a command envelope; `awaitReply` sets a reply address of this client's listener. */

@@ -11,9 +11,13 @@ import type {
 } from '../log.js';
 import { coPartitionedAssigner, describeMember } from './co-partitioned-protocol.js';
 import { logError } from './kafka-errors.js';
+import { RetriableLogError } from '../../errors.js';
 import { toLogRecord } from './partition-reader.js';
 
 const DEFAULT_MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
+/** How long `members` waits for the coordinator, and how old an answer may serve when it cannot. */
+const MEMBERS_DEADLINE_MS = 3_000;
+const MEMBERS_STALE_MS = 30_000;
 /** How long a commit waits for others to share its request. */
 const COMMIT_COALESCE_MS = 20;
 /** How long a subscription is retried while the cluster does not know its topics yet. */
@@ -44,6 +48,7 @@ export class KafkaGroupConsumer implements GroupConsumer {
   private generationCount = 0;
   /** Emits `confirmed` whenever the coordinator confirms membership (a join or a heartbeat). */
   private readonly membership = new EventEmitter();
+  private lastMembers: { at: number; members: GroupMember[] } | undefined;
   private listener: AssignmentListener | undefined;
   private readonly maxBufferedBytes: number;
   private stopped = false;
@@ -234,7 +239,9 @@ export class KafkaGroupConsumer implements GroupConsumer {
 
   async committedPositions(partition: number): Promise<InputPositions> {
     const admin = await this.admin();
-    const offsets = await admin.fetchOffsets({ groupId: this.options.groupId, topics: [...this.options.topics] });
+    const offsets = await admin.fetchOffsets({ groupId: this.options.groupId, topics: [...this.options.topics] }).catch((error: unknown) => {
+      throw logError(`reading the committed positions of ${this.options.groupId}`, error);
+    });
     const positions: Record<string, number> = {};
     for (const { topic, partitions } of offsets) {
       const committed = Number(partitions.find((p) => p.partition === partition)?.offset ?? -1);
@@ -243,10 +250,22 @@ export class KafkaGroupConsumer implements GroupConsumer {
     return positions;
   }
 
+  /**
+   * The group's members, asked of the coordinator with a short deadline. While the coordinator
+   * cannot answer (a broker down, a coordinator moving) the last answer serves for a while, since
+   * requests that find owners through it must not hang; past that the failure is retriable.
+   */
   async members(): Promise<GroupMember[]> {
-    const admin = await this.admin();
-    const { groups } = await admin.describeGroups([this.options.groupId]);
-    return (groups[0]?.members ?? []).map((m) => describeMember(m, this.options.topics[0]!));
+    try {
+      const admin = await this.admin();
+      const { groups } = await withDeadline(admin.describeGroups([this.options.groupId]), MEMBERS_DEADLINE_MS, 'describing the group');
+      const members = (groups[0]?.members ?? []).map((m) => describeMember(m, this.options.topics[0]!));
+      this.lastMembers = { at: Date.now(), members };
+      return members;
+    } catch (error) {
+      if (this.lastMembers && Date.now() - this.lastMembers.at < MEMBERS_STALE_MS) return this.lastMembers.members;
+      throw logError(`describing consumer group ${this.options.groupId}`, error);
+    }
   }
 
   async stop(): Promise<void> {
@@ -356,4 +375,14 @@ export class KafkaGroupConsumer implements GroupConsumer {
       signal?.removeEventListener('abort', onAbort);
     }
   }
+}
+
+/** `work`, or a retriable timeout after `ms` (the work itself goes on and is ignored). */
+function withDeadline<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new RetriableLogError(`${what} took over ${ms} ms`)), ms);
+  });
+  work.catch(() => undefined);
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
 }
