@@ -61,6 +61,7 @@ function withUnstartableShard(shard: number, blocked: () => boolean): (log: Log)
     groupConsumer: (o) => log.groupConsumer(o),
     readPartition: (topic, partition, from, onRecords, o) => log.readPartition(topic, partition, from, onRecords, o),
     endOffset: (topic, partition) => log.endOffset(topic, partition),
+    identity: () => log.identity(),
     close: () => log.close(),
   });
 }
