@@ -16,6 +16,8 @@ import { toLogRecord } from './partition-reader.js';
 const DEFAULT_MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
 /** How long a commit waits for others to share its request. */
 const COMMIT_COALESCE_MS = 20;
+/** See `GroupConsumerOptions.sessionTimeoutMs`. */
+const DEFAULT_SESSION_TIMEOUT_MS = 6_000;
 /** How long a subscription is retried while the cluster does not know its topics yet. */
 const SUBSCRIBE_RETRY_MS = 30_000;
 
@@ -59,8 +61,10 @@ export class KafkaGroupConsumer implements GroupConsumer {
     this.consumer = kafka.consumer({
       groupId: options.groupId,
       partitionAssigners: [coPartitionedAssigner(() => ({ endpoint: options.endpoint, owned: this.owned }))],
-      sessionTimeout: options.sessionTimeoutMs ?? 10_000,
-      heartbeatInterval: 1_000,
+      sessionTimeout: options.sessionTimeoutMs ?? DEFAULT_SESSION_TIMEOUT_MS,
+      // A survivor learns of a rebalance from its next heartbeat's answer: a short interval lets it
+      // rejoin soon after a dead member's session expired (and gives a 6 s session 12 chances).
+      heartbeatInterval: 500,
       rebalanceTimeout: 30_000,
       maxWaitTimeInMs: consumerSettings.maxWaitTimeMs,
       maxBytesPerPartition: consumerSettings.maxBytesPerPartition,
