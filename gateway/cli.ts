@@ -87,6 +87,8 @@ async function dev(argv: string[]): Promise<void> {
     stopping = true;
     console.log('stopping…');
     stopLagSampler();
+    // Shards first: the other nodes serve them while this one drains its workers (up to 5 s).
+    await engine.handOverShards();
     await Promise.all([...workers.map((w) => w.stop(5_000)), schedules.stop(5_000)]);
     server.close();
     await stopTaskBridges(engine);

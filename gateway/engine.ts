@@ -277,8 +277,18 @@ export class Engine {
     return (await this.node.members()).find((m) => m.partitions.includes(shard))?.endpoint;
   }
 
-  async stop(): Promise<void> {
+  /**
+   * Leaves the history group at once — KafkaJS's disconnect sends LeaveGroup, so the other nodes
+   * take this node's shards over without waiting for its session to time out — and stops its
+   * shard processors. Call it first on a graceful stop, before slow work such as draining workers;
+   * the log stays open for them and for the replies. `stop()` does it too.
+   */
+  async handOverShards(): Promise<void> {
     await this.node.stop();
+  }
+
+  async stop(): Promise<void> {
+    await this.handOverShards();
     await this.replies.stop();
     await this.namespaces.close();
     await this.log.close();

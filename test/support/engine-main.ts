@@ -126,8 +126,10 @@ if (role === 'workers') {
       console.log('STOP timed out');
       process.exit(1);
     }, 15_000).unref();
-    // Workers first, as `logbook dev` does: they consume through the engine's log, and a task
-    // consumer whose log was closed under it polls in a loop that never yields to timers or I/O.
+    // As `logbook dev` does: the shards go to the other nodes at once; then the workers stop before
+    // the log closes, as a task consumer whose log was closed under it polls in a loop that never
+    // yields to timers or I/O.
+    await engine.handOverShards().catch(() => undefined);
     await Promise.all(workers.map((w) => w.stop(5_000))).catch(() => undefined);
     await engine.stop().catch(() => undefined);
     process.exit(0);

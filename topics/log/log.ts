@@ -188,6 +188,12 @@ export interface GroupConsumerOptions {
   readonly endpoint: string;
   /** Buffered bytes per topic-partition above which fetching of it pauses. */
   readonly maxBufferedBytes?: number;
+  /**
+   * How long a member may go without a heartbeat before the group gives its partitions to the
+   * others — for a member that died without leaving (kill -9, a lost machine), most of the
+   * failover time. Default 6 s: the broker's default `group.min.session.timeout.ms`, the least it
+   * accepts. A process whose event loop stalls that long is taken for dead and its partitions move.
+   */
   readonly sessionTimeoutMs?: number;
 }
 

@@ -20,6 +20,8 @@ const MEMBERS_DEADLINE_MS = 3_000;
 const MEMBERS_STALE_MS = 30_000;
 /** How long a commit waits for others to share its request. */
 const COMMIT_COALESCE_MS = 20;
+/** See `GroupConsumerOptions.sessionTimeoutMs`. */
+const DEFAULT_SESSION_TIMEOUT_MS = 6_000;
 /** How long a subscription is retried while the cluster does not know its topics yet. */
 const SUBSCRIBE_RETRY_MS = 30_000;
 
@@ -74,8 +76,10 @@ export class KafkaGroupConsumer implements GroupConsumer {
       groupId: this.options.groupId,
       // While rejoining, advertise what was held, so the sticky assignor can give it back.
       partitionAssigners: [coPartitionedAssigner(() => ({ endpoint: this.options.endpoint, owned: this.owned.length > 0 ? this.owned : this.heldBeforeRejoin }))],
-      sessionTimeout: this.options.sessionTimeoutMs ?? 10_000,
-      heartbeatInterval: 1_000,
+      sessionTimeout: this.options.sessionTimeoutMs ?? DEFAULT_SESSION_TIMEOUT_MS,
+      // A survivor learns of a rebalance from its next heartbeat's answer: a short interval lets it
+      // rejoin soon after a dead member's session expired (and gives a 6 s session 12 chances).
+      heartbeatInterval: 500,
       rebalanceTimeout: 30_000,
       maxWaitTimeInMs: this.consumerSettings.maxWaitTimeMs,
       maxBytesPerPartition: this.consumerSettings.maxBytesPerPartition,

@@ -3,13 +3,13 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Engine } from '../gateway/engine.js';
-import { topicReplication } from '../test/support/topic-replication.js';
-import { kafkaBrokers, uniqueName } from '../test/support/test-env.js';
-import { topicCatalog } from './catalog.js';
-import { openLog } from './log/open-log.js';
-import { resolveReplication } from './replication.js';
-import { ensureTaskTopics, ensureTopics } from './topic-setup.js';
+import { Engine } from '../../gateway/engine.js';
+import { topicReplication } from '../support/topic-replication.js';
+import { kafkaBrokers, uniqueName } from '../support/test-env.js';
+import { topicCatalog } from '../../topics/catalog.js';
+import { openLog } from '../../topics/log/open-log.js';
+import { resolveReplication } from '../../topics/replication.js';
+import { ensureTaskTopics, ensureTopics } from '../../topics/topic-setup.js';
 
 test('on the single test broker the topics default to replication factor 1 and min.insync.replicas 1, task topics too', async () => {
   const log = await openLog({ kind: 'kafka', brokers: kafkaBrokers(), clientId: uniqueName('replication') });
