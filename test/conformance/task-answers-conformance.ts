@@ -46,6 +46,11 @@ export function taskAnswersConformance(backend: 'kafka' | 'embedded'): void {
     const worker = new Worker(connection, { taskQueue: queue, workflowsPath: BENCH_WORKFLOWS, activities, history: engineHistoryFetcher(t.engine) });
     workers.push(worker);
     await worker.start();
+    // Joined before the first task is dispatched: a slow join on a loaded machine must not look like an unclaimed task.
+    const { prefix } = t.engine.catalog;
+    for (const group of [`${prefix}-workflow-workers-default-${queue}`, `${prefix}-activity-workers-default-${queue}`]) {
+      await waitFor(`the worker to join ${group}`, async () => (await t.engine.log.admin.groupMembers(group)) > 0, 30_000);
+    }
     return worker;
   }
 
