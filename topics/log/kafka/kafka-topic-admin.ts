@@ -95,8 +95,10 @@ async function waitForLeaders(client: Admin, topics: string[]): Promise<void> {
   for (;;) {
     try {
       const { topics: metadata } = await client.fetchTopicMetadata({ topics });
-      const ready = metadata.length === topics.length && metadata.every((t) => t.partitions.length > 0 && t.partitions.every((p) => p.leader >= 0));
-      if (ready) return;
+      const led = metadata.length === topics.length && metadata.every((t) => t.partitions.length > 0 && t.partitions.every((p) => p.leader >= 0));
+      // A leader in the metadata may not serve its partition yet (NOT_LEADER_OR_FOLLOWER to the first
+      // produce, which fails a whole shard transaction): ask every leader for its offsets first.
+      if (led && (await Promise.all(topics.map((t) => client.fetchTopicOffsets(t)))).length === topics.length) return;
     } catch (error) {
       if (Date.now() > deadline) throw logError(`waiting for leaders of ${topics.join(', ')}`, error);
     }
