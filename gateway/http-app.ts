@@ -14,7 +14,7 @@ import { toJsonView } from './json-views.js';
 import { namespaceRoutes } from './namespace-routes.js';
 import { resetRoutes } from './reset-route.js';
 import { awaitRunResult, closedRunOutcome } from './run-outcome.js';
-import { isWaitElapsed, stateAfterWait } from './long-polls.js';
+import { isWaitElapsed, standingAfterWait } from './long-polls.js';
 
 /** How long a result wait waits once more for a run that closed as the first wait ran out (its answer is immediate). */
 const CLOSED_RUN_ANSWER_MS = 5_000;
@@ -136,7 +136,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
     const answer = await awaitRunResult(engine, namespace, workflowId, { ...wait, timeoutMs }).catch(async (error: unknown) => {
       if (!isWaitElapsed(error)) throw error;
       // The caller's wait ran out: say where the run stands (a shard that cannot say answers 503).
-      const info = (await stateAfterWait(engine, namespace, workflowId)).executionInfo;
+      const info = await standingAfterWait(engine, namespace, workflowId);
       if (info.status !== 'Running' || (runId !== undefined && runId !== info.runId && !followRuns)) return awaitRunResult(engine, namespace, workflowId, { ...wait, timeoutMs: CLOSED_RUN_ANSWER_MS });
       return { runId: info.runId, status: info.status, result: null, failure: null, newExecutionRunId: null };
     });

@@ -24,7 +24,7 @@ import type { Reply } from '../topics/schemas/reply/index.js';
 import { waitOption } from '../sdk/client/option-rules.js';
 import { assertValid, firstProblem, identifierProblem, namespaceProblem } from '../topics/validation/index.js';
 import type { Engine } from './engine.js';
-import { isWaitElapsed, stateAfterWait, updateStageOf } from './long-polls.js';
+import { isWaitElapsed, standingAfterWait, updateStageOf } from './long-polls.js';
 import { HttpError, optionalArray, requireString } from './http-errors.js';
 import { toJsonView } from './json-views.js';
 
@@ -129,7 +129,7 @@ async function respond(engine: Engine, res: Response, run: { namespace: string; 
 
 /**
  * Runs an update call; when the caller's wait runs out first, answers 202 with the stage the run's
- * state shows (`Admitted`, `Accepted`, or `Unknown` when the run holds no such update in flight)
+ * standing shows (`Admitted`, `Accepted`, or `Unknown` when the run holds no such update in flight)
  * and resolves undefined — as Temporal answers a long poll whose time ran out, not as an error.
  */
 async function untilWaitElapsed(engine: Engine, res: Response, run: { namespace: string; workflowId: string }, updateId: string, call: () => Promise<UpdateAnswer>): Promise<UpdateAnswer | undefined> {
@@ -137,8 +137,8 @@ async function untilWaitElapsed(engine: Engine, res: Response, run: { namespace:
     return await call();
   } catch (error) {
     if (!isWaitElapsed(error)) throw error;
-    const state = await stateAfterWait(engine, run.namespace, run.workflowId);
-    res.status(202).json({ workflowId: run.workflowId, runId: state.executionInfo.runId, updateId, stage: updateStageOf(state, updateId), waitElapsed: true });
+    const standing = await standingAfterWait(engine, run.namespace, run.workflowId);
+    res.status(202).json({ workflowId: run.workflowId, runId: standing.runId, updateId, stage: updateStageOf(standing, updateId), waitElapsed: true });
     return undefined;
   }
 }
