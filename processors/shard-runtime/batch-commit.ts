@@ -69,11 +69,16 @@ export class BatchCommit {
     return this.work.outputs.records;
   }
 
-  /** Writes everything in one transaction. Its errors are the shard's remedy to decide (corrupted, or fenced). */
-  async commit(producer: TransactionalProducer): Promise<CommitReceipt> {
+  /**
+   * Writes everything in one transaction; `committing` is called as the commit is issued, the
+   * moment from which its replies may be seen. Its errors are the shard's remedy to decide
+   * (corrupted, or fenced).
+   */
+  async commit(producer: TransactionalProducer, committing: () => void = () => undefined): Promise<CommitReceipt> {
     const started = Date.now();
     const tx = await producer.begin();
     await tx.send(this.work.outputs.records);
+    committing();
     const receipt = await tx.commit();
     this.transactionMs = Date.now() - started;
     return receipt;

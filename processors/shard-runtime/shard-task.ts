@@ -78,7 +78,11 @@ export class ShardTask {
   private readonly timers = new ShardTimers();
   private abort = new AbortController();
   private loop: Promise<void> | undefined;
-  /** The batch being committed and applied, if any (reads wait for it). */
+  /**
+   * The batch whose commit has been issued, until it is applied to the store and cache (reads wait
+   * for it). A batch still being prepared or sent is not waited for: nobody can have seen its
+   * replies yet, and a read should not wait for a slow transaction it cannot observe.
+   */
   private batchInFlight: Promise<void> = Promise.resolve();
   private suspendRequested = false;
   /** The next offsets of the inputs, as committed in the state changelog. */
@@ -232,14 +236,18 @@ export class ShardTask {
     const { deps } = this;
     const timers: TimerEntry[] = deps.suspects.careful ? [] : await this.timers.due(this.store!, deps.clock(), deps.limits.maxTimers);
     if (records.length === 0 && timers.length === 0) return this.refreshIdleCheckpoints();
-    const batch = this.commitBatch(records, timers);
-    this.batchInFlight = batch.then(() => undefined, () => undefined);
-    const result = await batch;
-    if (result) deps.onBatch?.(result);
+    let applied!: () => void;
+    const committing = () => void (this.batchInFlight = new Promise<void>((resolve) => (applied = resolve)));
+    try {
+      const result = await this.commitBatch(records, timers, committing);
+      if (result) deps.onBatch?.(result);
+    } finally {
+      applied?.();
+    }
   }
 
   /** Prepares, commits and post-commits one batch; failures of the commit are {@link BatchFailure}s. */
-  private async commitBatch(records: LogRecord[], timers: TimerEntry[]): Promise<BatchResult | undefined> {
+  private async commitBatch(records: LogRecord[], timers: TimerEntry[], committing: () => void): Promise<BatchResult | undefined> {
     const { deps } = this;
     const context = { ...deps, store: this.store!, loadState: (key: string) => this.loadState(key) };
     let prepared: BatchCommit;
@@ -253,7 +261,7 @@ export class ShardTask {
     if (prepared.empty) return this.afterCommit(prepared.result(), records);
     let receipt;
     try {
-      receipt = await prepared.commit(this.producer!);
+      receipt = await prepared.commit(this.producer!, committing);
     } catch (error) {
       if (error instanceof FencedError) throw new BatchFailure('migrated', error);
       deps.suspects.onBatchFailed(records, error);

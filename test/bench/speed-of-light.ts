@@ -10,7 +10,8 @@
  */
 import { randomBytes } from 'node:crypto';
 // Test tooling only: the engine reaches Kafka through topics/, never kafkajs directly.
-import { Kafka, logLevel, type Batch, type Consumer, type Producer } from 'kafkajs';
+import type { Batch, Consumer, Producer } from 'kafkajs';
+import { Kafka, logLevel } from '../../topics/log/kafka/kafkajs.js';
 import { producerWithCachedCoordinator } from '../../topics/log/kafka/transaction-coordinator-cache.js';
 
 /** Options of {@link runSpeedOfLight}. */

@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 // Test tooling: the harness counts the topics the run created, which the log interface does not list.
-import { Kafka, logLevel } from 'kafkajs';
+import { Kafka, logLevel } from '../../topics/log/kafka/kafkajs.js';
 import { startKafka, type RunningKafka } from '../kafka/broker.js';
 import { freePorts } from '../kafka/config.js';
 import { ChaosProcess, engineEnv, workerEnv, type ProcessContext } from './chaos-processes.js';

@@ -1,5 +1,6 @@
 // A plain external producer, as the poison's real authors would use: not the engine's log client.
-import { Kafka, logLevel, type Producer } from 'kafkajs';
+import type { Producer } from 'kafkajs';
+import { Kafka, logLevel } from '../../topics/log/kafka/kafkajs.js';
 import { poisonRecord, poisonSchedule, type PoisonKind } from './poison-records.js';
 import type { SeededRandom } from './seeded-random.js';
 

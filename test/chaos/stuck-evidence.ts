@@ -1,5 +1,5 @@
 // Test tooling: the worker groups' committed offsets, which the log interface reads only as a member.
-import { Kafka, logLevel } from 'kafkajs';
+import { Kafka, logLevel } from '../../topics/log/kafka/kafkajs.js';
 import type { TopicCatalog } from '../../topics/catalog.js';
 import type { Log } from '../../topics/log/log.js';
 import { activityTaskCodec, commandCodec, shardPositionsCodec, SingleObjectSerde, workflowTaskCodec } from '../../topics/serde/index.js';

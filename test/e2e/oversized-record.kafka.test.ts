@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { Kafka, logLevel } from 'kafkajs';
+import { Kafka, logLevel } from '../../topics/log/kafka/kafkajs.js';
 import { DEAD_LETTER_MAX_VALUE_BYTES, DeadLetterHeaders } from '../../topics/dead-letter.js';
 import { ShardState, type ShardTransition } from '../../processors/shard-runtime/shard-lifecycle.js';
 import { deadLetters } from '../conformance/poison-inputs-conformance.js';

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { test } from 'node:test';
-import { Kafka, Partitioners, logLevel } from 'kafkajs';
+import { Kafka, Partitioners, logLevel } from '../../topics/log/kafka/kafkajs.js';
 import { brokersFromEnv } from './broker.js';
 
 test('produce -> consume round trip on a fresh topic', { timeout: 60_000 }, async () => {

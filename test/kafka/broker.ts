@@ -7,7 +7,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 // Test tooling only: the engine itself reaches Kafka through topics/, never kafkajs directly.
-import { Kafka, logLevel } from 'kafkajs';
+import { Kafka, logLevel } from '../../topics/log/kafka/kafkajs.js';
 import { assembleKafka, logJvmArgsFor, requireCommand, javaBin, resolveKafkaVersion, versionOfLibDir } from './assemble.js';
 import { freePorts, newClusterId, serverProperties, type NodeConfig } from './config.js';
 import { runJava, spawnJava, terminate, type JavaProcess } from './processes.js';

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { test } from 'node:test';
-import { Kafka, Partitioners, logLevel } from 'kafkajs';
+import { Kafka, Partitioners, logLevel } from '../../topics/log/kafka/kafkajs.js';
 import { startKafka, type RunningKafka } from './broker.js';
 import { isAlive } from './processes.js';
 

@@ -1,7 +1,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import kafkajs from 'kafkajs';
+import { ConfigResourceTypes, Kafka, logLevel } from '../../topics/log/kafka/kafkajs.js';
 import { topicCatalog, workflowKey } from '../../topics/catalog.js';
 import { TopicMismatchError } from '../../topics/errors.js';
 import type { Log } from '../../topics/log/log.js';
@@ -11,7 +11,6 @@ import { kafkaBrokers, uniqueName } from '../support/test-env.js';
 
 // This file plays an external, plain Kafka client (a producer another team would run), so it
 // uses kafkajs directly instead of the engine's log interface.
-const { ConfigResourceTypes, Kafka, logLevel } = kafkajs;
 let kafka: InstanceType<typeof Kafka>;
 let log: Log;
 before(async () => {

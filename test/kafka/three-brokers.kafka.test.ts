@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { Kafka, logLevel } from 'kafkajs';
+import { Kafka, logLevel } from '../../topics/log/kafka/kafkajs.js';
 import { MAX_RECORD_BYTES } from '../../topics/catalog.js';
 import { topicCatalog } from '../../topics/catalog.js';
 import { KafkaLog } from '../../topics/log/kafka/kafka-log.js';

@@ -1,5 +1,5 @@
 // Test tooling only: reads what the broker itself says about topics, not what the engine asked for.
-import { Kafka, logLevel } from 'kafkajs';
+import { Kafka, logLevel } from '../../topics/log/kafka/kafkajs.js';
 
 /** KafkaJS's `ConfigResourceTypes.TOPIC` (not a named export of its ES module face). */
 const TOPIC_RESOURCE = 2;

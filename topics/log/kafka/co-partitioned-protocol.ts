@@ -1,4 +1,5 @@
-import { AssignerProtocol, type PartitionAssigner } from 'kafkajs';
+import type { PartitionAssigner } from 'kafkajs';
+import { AssignerProtocol } from './kafkajs.js';
 import { assignCoPartitioned } from '../co-partitioned-assignor.js';
 import type { GroupMember } from '../log.js';
 

@@ -1,4 +1,5 @@
-import { Kafka, logLevel as KafkaLogLevel, type Admin, type ISocketFactory, type Message, type Producer as KafkaProducer } from 'kafkajs';
+import type { Admin, ISocketFactory, Message, Producer as KafkaProducer } from 'kafkajs';
+import { Kafka, logLevel as KafkaLogLevel } from './kafkajs.js';
 import { LogbookError } from '../../errors.js';
 import type {
   GroupConsumer,

@@ -1,7 +1,7 @@
-import { createRequire } from 'node:module';
 import type { Kafka } from 'kafkajs';
 import { LogbookError } from '../../errors.js';
 import type { LogRecord, ReadOptions, ReadResult } from '../log.js';
+import { withoutAbortedRecords, type AbortedTransaction } from './aborted-transactions.js';
 import { logError } from './kafka-errors.js';
 
 /**
@@ -10,17 +10,11 @@ import { logError } from './kafka-errors.js';
  * KafkaJS has no `assign()`; a throwaway group per restore would cost a join round (seconds with
  * the broker's default initial rebalance delay). So this reader uses KafkaJS's cluster and broker
  * objects (internal API, pinned by the exact kafkajs version in package.json) to send Fetch
- * requests itself, filters aborted and control records with KafkaJS's own `Batch`, and moves its
+ * requests itself, filters aborted and control records (aborted-transactions.ts: KafkaJS's own
+ * filter can let an aborted record through), and moves its
  * position past transaction markers using each record batch's last offset, so 'caught up' is the
  * fetch position reaching the last stable offset — correct even when the log ends in markers.
  */
-
-const require = createRequire(import.meta.url);
-const Batch = require('kafkajs/src/consumer/batch.js') as new (
-  topic: string,
-  fetchedOffset: string,
-  partitionData: RawPartitionData,
-) => { messages: RawMessage[] };
 
 const READ_COMMITTED = 1;
 const EMPTY_FETCH_LIMIT = 50;
@@ -32,7 +26,7 @@ interface RawMessage {
   timestamp: string;
   headers: Record<string, Buffer | Buffer[] | undefined>;
   isControlRecord?: boolean;
-  batchContext?: { firstOffset: string; lastOffsetDelta: number };
+  batchContext?: { firstOffset: string; lastOffsetDelta: number; producerId?: string; inTransaction?: boolean };
 }
 
 interface RawPartitionData {
@@ -40,7 +34,7 @@ interface RawPartitionData {
   errorCode: number;
   highWatermark: string;
   lastStableOffset: string;
-  abortedTransactions: unknown[];
+  abortedTransactions: AbortedTransaction[];
   messages: RawMessage[];
 }
 
@@ -117,8 +111,9 @@ export class PartitionReader {
         continue;
       }
       emptyFetches = 0;
-      const committed = new Batch(topic, String(position), data).messages
-        .filter((m) => Number(m.offset) < end)
+      const fetched = data.messages.filter((m) => Number(m.offset) >= position);
+      const committed = withoutAbortedRecords(fetched, data.abortedTransactions)
+        .filter((m) => !m.isControlRecord && Number(m.offset) < end)
         .map((m) => toLogRecord(topic, partition, m));
       position = Math.min(next, Math.max(end, position));
       if (committed.length > 0) {

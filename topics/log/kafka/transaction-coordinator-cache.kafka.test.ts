@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Kafka, logLevel } from 'kafkajs';
+import { Kafka, logLevel } from './kafkajs.js';
 import { kafkaBrokers, uniqueName, waitFor } from '../../../test/support/test-env.js';
 import { producerWithCachedCoordinator } from './transaction-coordinator-cache.js';
 
