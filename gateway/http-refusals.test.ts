@@ -76,6 +76,12 @@ describe('names that become parts of topic names, and identifiers', () => {
     refused(await call('POST', `${WF}/w/update/add%1B`, {}), /^update name .* control character U\+001B/);
   });
 
+  test("a workflow, update or schedule id '.' or '..' (no URL path can carry it) is a 400, where a read of it once answered 500 from the listing it reached", async () => {
+    refused(await call('POST', WF, start({ workflowId: '..' })), /^workflowId may not be '\.' or '\.\.': URL paths cannot carry them/);
+    refused(await call('POST', `${WF}/w/update/add`, { updateId: '.' }), /^updateId may not be '\.' or '\.\.'/);
+    refused(await call('POST', '/api/v1/namespaces/default/schedules', { scheduleId: '..', spec: { intervals: [{ every: '1h' }] }, action: start() }), /^scheduleId may not be '\.' or '\.\.'/, 'INVALID_SCHEDULE');
+  });
+
   test('a Datetime search attribute no JavaScript Date holds is refused at start, so listings never fail on it', async () => {
     refused(await call('POST', WF, start({ searchAttributes: { Due: { type: 'Datetime', value: 9e15 } } })), /search attribute 'Due' \(Datetime\) has value 9000000000000000 that does not fit its type/);
   });

@@ -6,7 +6,7 @@
  */
 import { LogbookError } from '../../topics/errors.js';
 import type { Reply } from '../../topics/schemas/reply/index.js';
-import { identifierProblem } from '../../topics/validation/index.js';
+import { identifierProblem, pathSegmentProblem } from '../../topics/validation/index.js';
 import {
   instantOf,
   overlapPolicyOf,
@@ -169,6 +169,8 @@ function checked<T>(check: () => T): T {
 
 function scheduleIdOf(value: unknown): string {
   if (typeof value !== 'string' || value === '') throw new HttpError(400, 'INVALID_SCHEDULE', "'scheduleId' must be a non-empty string");
+  const dots = pathSegmentProblem(value, 'scheduleId');
+  if (dots !== null) throw new HttpError(400, 'INVALID_SCHEDULE', dots);
   // The schedule is a workflow: its id must pass the workflow id rule.
   const problem = identifierProblem(schedulerWorkflowId(value), `scheduleId (as the workflow id '${SCHEDULER_WORKFLOW_ID_PREFIX}…')`);
   if (problem !== null) throw new HttpError(400, 'INVALID_SCHEDULE', problem);

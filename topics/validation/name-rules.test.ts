@@ -55,6 +55,13 @@ test('an identifier is non-empty, at most 1000 bytes of UTF-8, free of control c
   assert.match(identifierProblem('a\uD800b', 'workflowId') ?? '', /unpaired surrogate at index 1; it must be valid Unicode/);
 });
 
+test("a workflow or update id may not be a dot segment, which URL parsers drop; other names may", () => {
+  assert.equal(identifierProblem('..', 'workflowId'), "workflowId may not be '.' or '..': URL paths cannot carry them");
+  assert.equal(identifierProblem('.', 'updateId'), "updateId may not be '.' or '..': URL paths cannot carry them");
+  assert.equal(identifierProblem('.', 'signalName'), null);
+  assert.equal(identifierProblem('...', 'workflowId'), null);
+});
+
 test('the UTF-8 length is counted per code point as the encoder counts it', () => {
   for (const value of ['', 'abc', 'ü', '€', '🚚', 'a€🚚ü', '\uD800']) assert.equal(utf8Length(value), Buffer.byteLength(value, 'utf8'), value);
 });

@@ -69,9 +69,25 @@ export function topicPrefixProblem(value: unknown): string | null {
   return null;
 }
 
+/** Identifiers that name a resource in an HTTP API path (`…/workflows/{workflowId}/updates/{updateId}`). */
+const PATH_IDENTIFIERS: ReadonlySet<string> = new Set(['workflowId', 'updateId']);
+
+/**
+ * Why `value` cannot be one segment of a URL path, or null: every URL parser (WHATWG, and so
+ * `fetch` and browsers) removes the dot segments `.` and `..`, also when written `%2E`, so a
+ * workflow with such an id could be started but never addressed.
+ */
+export function pathSegmentProblem(value: string, field: string): string | null {
+  return value === '.' || value === '..' ? `${field} may not be '.' or '..': URL paths cannot carry them` : null;
+}
+
 /** Why `value` cannot be the identifier or name `field` (workflowId, signalName, …), or null. */
 export function identifierProblem(value: unknown, field: string): string | null {
   if (typeof value !== 'string' || value.length === 0) return `${field} must be a non-empty string`;
+  if (PATH_IDENTIFIERS.has(field)) {
+    const problem = pathSegmentProblem(value, field);
+    if (problem) return problem;
+  }
   const bytes = utf8Length(value);
   if (bytes > MAX_IDENTIFIER_BYTES) return `${field} '${shown(value)}' is ${bytes} bytes long (UTF-8); at most ${MAX_IDENTIFIER_BYTES} are allowed`;
   const control = CONTROL.exec(value);
