@@ -8,7 +8,7 @@ import { waitOption } from '../sdk/client/option-rules.js';
 import { assertValid, firstProblem, identifierProblem, namespaceProblem } from '../topics/validation/index.js';
 import type { Engine } from './engine.js';
 import { ShardUnavailableError } from './engine.js';
-import { errorHandler, HttpError, optionalArray, requireString } from './http-errors.js';
+import { errorHandler, HttpError, optionalArray, relayAnswer, requireString } from './http-errors.js';
 import { jsonBody } from './json-body.js';
 import { toJsonView } from './json-views.js';
 import { namespaceRoutes } from './namespace-routes.js';
@@ -263,7 +263,7 @@ function forwardable(options: HttpAppOptions, handler: (req: Request, res: Respo
       const forwarded = await fetch(`${error.ownerEndpoint}${req.originalUrl}`, { headers: { 'x-logbook-forwarded': '1' } }).catch(() => {
         throw error;
       });
-      res.status(forwarded.status).type('application/json').send(Buffer.from(await forwarded.arrayBuffer()));
+      await relayAnswer(res, forwarded);
     }
   };
 }

@@ -101,3 +101,14 @@ export function errorHandler(error: unknown, _req: Request, res: Response, _next
   if (status === 503 || status === 429) res.setHeader('retry-after', String(error instanceof HttpError && error.retryAfterSeconds ? error.retryAfterSeconds : 1));
   res.status(status).json({ code, message });
 }
+
+/**
+ * Sends the owner's answer to a forwarded request as this gateway's: its status, body and
+ * `Retry-After` (a 503 from a failing-over owner must still tell the caller when to retry).
+ */
+export async function relayAnswer(res: Response, answer: globalThis.Response): Promise<void> {
+  const retryAfter = answer.headers.get('retry-after');
+  if (retryAfter !== null) res.setHeader('retry-after', retryAfter);
+  else if (answer.status === 503 || answer.status === 429) res.setHeader('retry-after', '1');
+  res.status(answer.status).type('application/json').send(Buffer.from(await answer.arrayBuffer()));
+}

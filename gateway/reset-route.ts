@@ -9,7 +9,7 @@ import { Router } from 'express';
 import { assertValid, identifierProblem } from '../topics/validation/index.js';
 import type { Engine } from './engine.js';
 import { ShardUnavailableError } from './engine.js';
-import { HttpError, requireString } from './http-errors.js';
+import { HttpError, relayAnswer, requireString } from './http-errors.js';
 import { resetWorkflow } from './reset-request.js';
 
 /** The reset route; `selfEndpoint` keeps a node from forwarding to itself. */
@@ -45,7 +45,7 @@ export function resetRoutes(engine: Engine, selfEndpoint: string): Router {
       }).catch(() => {
         throw error;
       });
-      res.status(answer.status).type('application/json').send(Buffer.from(await answer.arrayBuffer()));
+      await relayAnswer(res, answer);
     }
   });
   return router;

@@ -16,8 +16,11 @@ import type { TaskKind, TaskTokenData } from './task-token.js';
 
 /** A bridge no poller has used for this long leaves the worker group, so Kafka workers get its partitions. */
 const IDLE_MS = 60_000;
-/** How long a poll waits for the engine to answer the claim of the task it hands out. */
-const CLAIM_REPLY_TIMEOUT_MS = 10_000;
+/**
+ * How long a poll waits for the engine to answer the claim of the task it hands out (the write
+ * included): a poll answers within its own waitMs plus this, even while a broker fails over.
+ */
+const CLAIM_REPLY_TIMEOUT_MS = 5_000;
 
 interface Stoppable {
   readonly lastUsed: number;

@@ -65,14 +65,22 @@ export class CommandClient implements CommandSender {
     const reply = options.awaitReply && command.replyTo ? this.replies.expect(command.replyTo.requestId, options.timeoutMs ?? 30_000) : undefined;
     // Attach a handler now: if the send fails, the pending reply must not surface as unhandled.
     reply?.catch(() => undefined);
-    await this.producer.send([
+    const written = this.producer.send([
       {
         topic: this.catalog.commands,
         key: workflowKey(command.namespace, command.workflowId),
         value: await this.serde.encode(commandCodec, command, this.catalog.commands),
       },
     ]);
-    return reply?.catch((error: unknown) => {
+    if (!reply) {
+      await written;
+      return undefined;
+    }
+    // The caller's wait covers the write too: a write still under way when it runs out (a broker
+    // failing over) ends the call like an unanswered command, which it may yet become.
+    written.catch(() => undefined);
+    await Promise.race([written, reply.then(() => undefined, () => undefined)]);
+    return reply.catch((error: unknown) => {
       if (!(error instanceof ReplyTimeoutError) || !command.replyTo) throw error;
       throw new ReplyTimeoutError(command.replyTo.requestId, options.timeoutMs ?? 30_000, { namespace: command.namespace, workflowId: command.workflowId });
     });

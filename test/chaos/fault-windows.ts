@@ -37,6 +37,11 @@ export function faultWindow(kill: KillTimes): FaultWindow {
   return { kind: kill.kind, target: kill.target, from: kill.killedAt, to };
 }
 
+/** The window that overlaps the span from `from` to `to` (a request sent before a kill and answered after it), if any. */
+export function windowDuring(windows: readonly FaultWindow[], from: number, to: number): FaultWindow | undefined {
+  return windows.find((w) => from <= w.to && to >= w.from);
+}
+
 /** The window that covers `at`, if any. */
 export function windowAt(windows: readonly FaultWindow[], at: number): FaultWindow | undefined {
   return windows.find((w) => at >= w.from && at <= w.to);

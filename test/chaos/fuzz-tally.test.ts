@@ -14,6 +14,11 @@ test('a 503 with Retry-After is allowed inside a failover window only; any other
   assert.equal(judgeFuzzAnswer(answer({ status: 404 }), [window]), 'ok');
 });
 
+test('a 503 with Retry-After to a request sent just before a kill and answered after it is in the failover', () => {
+  assert.equal(judgeFuzzAnswer(answer({ status: 503, retryAfter: '1', sentAt: 300, elapsedMs: 900 }), [window]), 'allowed-503');
+  assert.equal(judgeFuzzAnswer(answer({ status: 503, retryAfter: '1', sentAt: 300, elapsedMs: 600 }), [window]), 'server-error', 'answered before the kill');
+});
+
 test('an answer later than its own wait plus 10 s is a hang, whatever its status; a cut-off long wait is abandoned, not hung', () => {
   assert.equal(judgeFuzzAnswer(answer({ ownWaitMs: 2_000, elapsedMs: 11_000 }), []), 'ok');
   assert.equal(judgeFuzzAnswer(answer({ ownWaitMs: 2_000, elapsedMs: 12_500 }), []), 'hang');

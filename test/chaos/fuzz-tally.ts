@@ -1,4 +1,4 @@
-import { windowAt, type FaultWindow } from './fault-windows.js';
+import { windowDuring, type FaultWindow } from './fault-windows.js';
 
 /**
  * How the HTTP fuzz's answers are judged and counted. A 5xx is a failure, except a 503 with
@@ -43,7 +43,7 @@ export function judgeFuzzAnswer(answer: FuzzAnswer, windows: readonly FaultWindo
   if (answer.status === undefined) return answer.targetKilled ? 'dropped-by-kill' : 'connection-error';
   if (answer.elapsedMs > answer.ownWaitMs + HANG_SLACK_MS) return 'hang';
   if (answer.status < 500) return 'ok';
-  if (answer.status === 503 && answer.retryAfter !== undefined && windowAt(windows, answer.sentAt)) return 'allowed-503';
+  if (answer.status === 503 && answer.retryAfter !== undefined && windowDuring(windows, answer.sentAt, answer.sentAt + answer.elapsedMs)) return 'allowed-503';
   return 'server-error';
 }
 
