@@ -30,6 +30,10 @@ export class ReplyListener {
   private readonly abort = new AbortController();
   private readonly loops: Promise<void>[] = [];
   private positioned = 0;
+  /** Per partition, the offset after the last reply read (where a re-assignment resumes). */
+  private readonly nextOffsets = new Map<number, number>();
+  /** Partitions positioned (or being positioned) once, each with its poll loop. */
+  private readonly tracked = new Set<number>();
   private partitions = 0;
 
   constructor(
@@ -48,7 +52,18 @@ export class ReplyListener {
       onRevoked: () => undefined,
       onAssigned: (partitions) => {
         for (const p of partitions) {
+          // Assigned again (its one-member group rebalanced, say when the coordinator moved): go on
+          // from the last reply read, or the replies written meanwhile would be skipped and their
+          // callers left to time out.
+          if (this.tracked.has(p)) {
+            const resumeAt = this.nextOffsets.get(p);
+            // Still being positioned at its end: that seek comes.
+            if (resumeAt !== undefined) consumer.seek(p, { [this.catalog.replies]: resumeAt });
+            continue;
+          }
+          this.tracked.add(p);
           void this.log.endOffset(this.catalog.replies, p).then((end) => {
+            this.nextOffsets.set(p, end);
             consumer.seek(p, { [this.catalog.replies]: end });
             this.positioned++;
             this.loops.push(this.poll(p));
@@ -92,6 +107,7 @@ export class ReplyListener {
     while (!signal.aborted) {
       const records = await this.consumer!.take(partition, { maxRecords: 500, maxBytes: 8 << 20, waitMs: 500, signal });
       for (const record of records) {
+        this.nextOffsets.set(partition, record.offset + 1);
         const requestId = record.key?.toString('utf8');
         const waiter = requestId === undefined ? undefined : this.waiters.get(requestId);
         if (!waiter || !record.value) continue;

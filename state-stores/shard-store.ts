@@ -171,7 +171,9 @@ export class ShardStore {
       const wiped = options.maxCheckpointAgeMs !== undefined && (await this.hasStaleCheckpoint(options.maxCheckpointAgeMs));
       if (wiped) await this.wipe();
       let recordsApplied = 0;
-      for (const binding of this.bindings.values()) {
+      // The changelogs are independent (each its own keyspace), so they are read side by side: a
+      // takeover waits for the longest, not for their sum.
+      await Promise.all([...this.bindings.values()].map(async (binding) => {
         const from = (await this.checkpoint(binding.topic)).nextOffset;
         const end = await log.endOffset(binding.topic, this.shard);
         options.onProgress?.({ topic: binding.topic, fromOffset: from, position: from, endOffset: end, recordsApplied });
@@ -188,7 +190,7 @@ export class ShardStore {
         );
         // The end may lie past trailing transaction markers: checkpoint it so the next restore starts there.
         await this.kv.batch([this.checkpointOperation(binding.topic, result.nextOffset)]);
-      }
+      }));
       this.restoreState.complete();
       return { recordsApplied, wiped };
     } catch (error) {
