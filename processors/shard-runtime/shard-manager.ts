@@ -9,6 +9,7 @@ import type { BatchResult } from './batch-commit.js';
 import { ShardLifecycle, ShardState, type ShardTransition } from './shard-lifecycle.js';
 import { ShardRecords, type ShardReport } from './shard-records.js';
 import { ShardTask, type BatchLimits, type ShardRemedy } from './shard-task.js';
+import { StandbyStores } from './standby-stores.js';
 
 /** Settings of one engine node's history processing. */
 export interface ShardManagerOptions {
@@ -34,7 +35,15 @@ export interface ShardManagerOptions {
   /** Every lifecycle move of every shard (logs, metrics). */
   readonly onTransition?: (transition: ShardTransition) => void;
   readonly onRestoreProgress?: (shard: number, progress: RestoreProgress) => void;
+  /**
+   * How often the stores of shards this node does not hold read their changelogs' tail (standby
+   * stores, see standby-stores.ts), so a takeover restores only seconds of changelog; default
+   * 5 s, 0 for none.
+   */
+  readonly standbyRefreshMs?: number;
 }
+
+const DEFAULT_STANDBY_REFRESH_MS = 5_000;
 
 const DEFAULT_LIMITS: BatchLimits = { maxRecords: 500, maxBytes: 4 * 1024 * 1024, idleWaitMs: 100, maxTimers: 500 };
 /** Back-off before re-fencing a corrupted shard, doubled per failure in a row. */
@@ -64,6 +73,7 @@ export class ShardManager {
   private rejoining: Promise<void> | undefined;
   private rejoinsInRow = 0;
   private lastRejoinAt = 0;
+  private standbys: StandbyStores | undefined;
 
   constructor(private readonly options: ShardManagerOptions) {
     this.taskTopics = options.taskTopics ?? new TaskTopics(options.log.admin, options.catalog);
@@ -83,11 +93,35 @@ export class ShardManager {
     await this.consumer.start({
       onRebalanceStarted: () => this.records.tasks().forEach((t) => t.suspend()),
       onRevoked: (shards) => shards.forEach((s) => this.enqueue(s, () => this.close(s, 'the shard was revoked'))),
-      onAssigned: (shards) => shards.forEach((s) => this.enqueue(s, () => this.open(s))),
+      onAssigned: (shards) => {
+        this.standbys?.yieldTo(shards);
+        shards.forEach((s) => this.enqueue(s, () => this.open(s)));
+      },
       // Shards this node kept go on under the new generation (whether or not it gained any).
       onRebalanceCompleted: () => this.records.tasks().forEach((t) => t.resume(this.consumer!.generation())),
       onStopped: () => this.records.shards().forEach((s) => this.enqueue(s, () => this.close(s, 'the group consumer stopped'))),
     });
+    this.startStandbys();
+  }
+
+  private startStandbys(): void {
+    const o = this.options;
+    const everyMs = o.standbyRefreshMs ?? DEFAULT_STANDBY_REFRESH_MS;
+    if (everyMs <= 0) return;
+    const history = o.history;
+    this.standbys = new StandbyStores({
+      log: o.log,
+      shards: o.catalog.shards,
+      everyMs,
+      site: (shard) => ({
+        dataDirectory: o.dataDirectory, shard, catalog: o.catalog, serde: o.serde, clock: o.clock,
+        ...(history === undefined ? {} : { history: typeof history === 'function' ? history() : history }),
+      }),
+      held: (shard) => this.records.task(shard) !== undefined || (this.consumer?.assignment().includes(shard) ?? false),
+      enqueue: (shard, work) => this.enqueue(shard, work),
+      signal: this.abort.signal,
+    });
+    this.standbys.start();
   }
 
   /** Shards assigned to this node and not closed, whatever their state. */
@@ -117,6 +151,7 @@ export class ShardManager {
 
   async stop(): Promise<void> {
     this.abort.abort(new Error('the node is stopping'));
+    this.standbys?.stop();
     await this.consumer?.stop();
     for (const shard of this.records.shards()) this.enqueue(shard, () => this.close(shard, 'the node is stopping'));
     await Promise.all([...this.lifecycles.values()]);

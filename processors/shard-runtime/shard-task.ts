@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import type { TopicCatalog } from '../../topics/catalog.js';
 import { FencedError } from '../../topics/errors.js';
 import type { GroupConsumer, Log, LogRecord, TransactionalProducer } from '../../topics/log/log.js';
@@ -7,22 +6,21 @@ import type { Serde } from '../../topics/serde/index.js';
 import { mutableStateSnapshotCodec, shardPositionsCodec } from '../../topics/serde/index.js';
 import type { TaskTopics } from '../../topics/task-topics.js';
 import { RestorePhase } from '../../state-stores/restore-machine.js';
-import { ShardStore, type RestoreProgress } from '../../state-stores/shard-store.js';
-import { defaultHistoryConfig, retentionTimersOf, timersOf, type HistoryConfig } from '../history/index.js';
+import type { ShardStore, RestoreProgress } from '../../state-stores/shard-store.js';
+import { MAX_CHECKPOINT_AGE_MS, openShardStore } from './shard-store-opening.js';
+import type { HistoryConfig } from '../history/index.js';
 import { BatchCommit, type BatchResult } from './batch-commit.js';
 import type { ShardLifecycle} from './shard-lifecycle.js';
 import { ShardState } from './shard-lifecycle.js';
 import { ShardTimers } from './shard-timers.js';
 import { StateCache } from './state-cache.js';
-import { Keyspace, POSITIONS_KEY, shardBindings, type TimerEntry } from './store-layout.js';
+import { Keyspace, POSITIONS_KEY, type TimerEntry } from './store-layout.js';
 import type { SuspectInputs } from './suspect-inputs.js';
 
 /** How often a shard commits its group positions for lag monitoring. */
 const LAG_COMMIT_INTERVAL_MS = 500;
 /** An idle shard re-dates its store's checkpoints this often (see ShardStore.refreshCheckpoints). */
 const CHECKPOINT_REFRESH_MS = 10 * 60_000;
-/** The compacted changelogs' `delete.retention.ms`: an older checkpoint may have missed tombstones. */
-const MAX_CHECKPOINT_AGE_MS = 24 * 3_600_000;
 /** Back-off of a batch whose preparation met a retriable failure (a registry or broker outage). */
 const RETRY_BACKOFF_MS = { first: 100, max: 5_000 } as const;
 
@@ -113,17 +111,7 @@ export class ShardTask {
     // restore below sees its outcome, and bumps the epoch so a zombie's next commit fails.
     this.producer = await deps.log.transactionalProducer(`${deps.catalog.prefix}-history-${deps.shard}`, { transactionTimeoutMs: deps.transactionTimeoutMs });
     this.lifecycle.move(ShardState.Restoring, generation, 'fenced: the transactional id is ours');
-    this.store = await ShardStore.open({
-      directory: join(deps.dataDirectory, `shard-${deps.shard}`),
-      shard: deps.shard,
-      bindings: shardBindings(deps.catalog, async (value) => {
-        const state = await deps.serde.decode(mutableStateSnapshotCodec, value);
-        // Read at each snapshot: the namespace registry may have changed the retention and timeouts since.
-        const config = deps.history ?? defaultHistoryConfig;
-        return [...timersOf(state, config), ...retentionTimersOf(state, config)];
-      }),
-      now: deps.clock,
-    });
+    this.store = await openShardStore(deps);
     await this.store.restore(deps.log, {
       signal: this.abort.signal,
       maxCheckpointAgeMs: MAX_CHECKPOINT_AGE_MS,
