@@ -137,7 +137,14 @@ export function createHttpApp(options: HttpAppOptions): Express {
       if (!isWaitElapsed(error)) throw error;
       // The caller's wait ran out: say where the run stands (a shard that cannot say answers 503).
       const info = await standingAfterWait(engine, namespace, workflowId);
-      if (info.status !== 'Running' || (runId !== undefined && runId !== info.runId && !followRuns)) return awaitRunResult(engine, namespace, workflowId, { ...wait, timeoutMs: CLOSED_RUN_ANSWER_MS });
+      if (info.status !== 'Running' || (runId !== undefined && runId !== info.runId && !followRuns)) {
+        return awaitRunResult(engine, namespace, workflowId, { ...wait, timeoutMs: CLOSED_RUN_ANSWER_MS }).catch(async (again: unknown) => {
+          // A busy shard did not answer in time either: the closed run's outcome is in its history.
+          const outcome = isWaitElapsed(again) && info.status !== 'Running' ? await closedRunOutcome(engine, namespace, workflowId, info.runId) : undefined;
+          if (!outcome) throw again;
+          return { runId: info.runId, status: outcome.row.status, result: outcome.result, failure: outcome.failure, newExecutionRunId: outcome.newExecutionRunId };
+        });
+      }
       return { runId: info.runId, status: info.status, result: null, failure: null, newExecutionRunId: null };
     });
     res.json(toJsonView({ workflowId, ...answer }, engine.dataConverter));
