@@ -1,10 +1,9 @@
-import { readFile } from 'node:fs/promises';
 import type { CommandClient } from '../../sdk/client/command-client.js';
 import { startRequest } from '../../sdk/client/start-options.js';
 import type { BenchContext } from './bench-context.js';
 import { auditExecutions, type AuditedWorkflow, type AuditEvent, type ExecutionAudit } from './execution-audit.js';
 import { longestCompletionGapMs, perSecondTimeline, recoverySeconds, type TimelineSecond } from './recovery-timeline.js';
-import type { ActivityExecution } from './workflows/activities.js';
+import { readExecutionLogs } from './workflows/activities.js';
 
 /**
  * Workload W4 (recovery): W1 workflows offered open-loop at a fixed rate; after a warm-up the
@@ -133,7 +132,7 @@ export async function runRecovery(context: BenchContext, options: RecoveryOption
 
   log(`W4: auditing ${offered.length} workflows (histories from the gateway, executions from the activity log)`);
   const histories = await fetchHistories(engine.endpoint, offered.map((w) => w.id));
-  const { executions, unreadableLines } = await readExecutions(engine.activityLog);
+  const { executions, unreadableLines } = await readExecutionLogs([engine.activityLog]);
   const audit = auditExecutions(histories, executions, PAYLOAD);
   return {
     offeredPerSecond: options.rate,
@@ -200,21 +199,6 @@ async function fetchHistories(endpoint: string, workflowIds: readonly string[]):
   return out;
 }
 
-/** The execution log's lines, and how many were not JSON (counted, not hidden: each may be a lost execution record). */
-async function readExecutions(file: string): Promise<{ executions: ActivityExecution[]; unreadableLines: number }> {
-  const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? '' : Promise.reject(error)));
-  const executions: ActivityExecution[] = [];
-  let unreadableLines = 0;
-  for (const line of text.split('\n')) {
-    if (!line) continue;
-    try {
-      executions.push(JSON.parse(line) as ActivityExecution);
-    } catch {
-      unreadableLines++;
-    }
-  }
-  return { executions, unreadableLines };
-}
 
 function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));

@@ -12,7 +12,8 @@ import { matchPoison, suspectPoison } from './poison-figures.js';
 import type { SentPoison } from './poison-sender.js';
 import { summariseShardFailures, takeoverTimes, type ShardFailure, type TimedShardEvent } from './shard-failures.js';
 import { stuckEvidence, taskCommands, taskRecords } from './stuck-evidence.js';
-import { readDeadLetters, readExecutionLogs, readHistoryTopic } from './topic-readers.js';
+import { readExecutionLogs } from '../bench/workflows/activities.js';
+import { readDeadLetters, readHistoryTopic } from './topic-readers.js';
 import { workflowOutcomes, type OfferedWorkflow } from './workflow-outcomes.js';
 
 /**

@@ -1,10 +1,8 @@
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import type { TopicCatalog } from '../../topics/catalog.js';
 import { DeadLetterHeaders } from '../../topics/dead-letter.js';
 import type { Log } from '../../topics/log/log.js';
 import { historyEventCodec, SingleObjectSerde } from '../../topics/serde/index.js';
-import type { ActivityExecution } from '../bench/workflows/activities.js';
 import type { HistoryTopicRecord } from './history-topic-audit.js';
 import type { DeadLetter } from './poison-figures.js';
 
@@ -60,22 +58,4 @@ export async function readDeadLetters(log: Log, catalog: TopicCatalog): Promise<
     });
   }
   return letters;
-}
-
-/** The lines of the execution logs, and how many were not JSON (a kill in the middle of an append would leave one). */
-export async function readExecutionLogs(files: readonly string[]): Promise<{ executions: ActivityExecution[]; unreadableLines: number }> {
-  const executions: ActivityExecution[] = [];
-  let unreadableLines = 0;
-  for (const file of files) {
-    const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? '' : Promise.reject(error)));
-    for (const line of text.split('\n')) {
-      if (!line) continue;
-      try {
-        executions.push(JSON.parse(line) as ActivityExecution);
-      } catch {
-        unreadableLines++;
-      }
-    }
-  }
-  return { executions, unreadableLines };
 }

@@ -1,4 +1,5 @@
 import { openSync, writeSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { activityContext } from '../../../sdk/worker/activity-context.js';
 
 /**
@@ -40,4 +41,22 @@ export async function step(payload: string): Promise<string> {
 /** The worker's wall clock (ms since the epoch) when the activity ran: when a continuation got this far. */
 export async function wallClock(): Promise<number> {
   return Date.now();
+}
+
+/** The lines of the execution logs, and how many were not JSON (a kill in the middle of an append would leave one). */
+export async function readExecutionLogs(files: readonly string[]): Promise<{ executions: ActivityExecution[]; unreadableLines: number }> {
+  const executions: ActivityExecution[] = [];
+  let unreadableLines = 0;
+  for (const file of files) {
+    const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? '' : Promise.reject(error)));
+    for (const line of text.split('\n')) {
+      if (!line) continue;
+      try {
+        executions.push(JSON.parse(line) as ActivityExecution);
+      } catch {
+        unreadableLines++;
+      }
+    }
+  }
+  return { executions, unreadableLines };
 }
