@@ -39,9 +39,10 @@ export function taskRoutes(engine: Engine): Router {
     const { namespace, taskQueue } = queueOf(req);
     const body = bodyOf(req.body);
     const identity = requireString(body.identity, 'identity');
-    const waitMs = waitMsOf(body.waitMs);
-    const bridge = await bridges.workflow(namespace, taskQueue);
-    await handOut(bridge, 'workflow', identity, waitMs, res, (task) => (task.startToCloseTimeoutMs > 0 ? task.startToCloseTimeoutMs : DEFAULT_LEASE_MS));
+    const deadline = Date.now() + waitMsOf(body.waitMs);
+    const bridge = await withinWait(bridges.workflow(namespace, taskQueue), deadline);
+    if (!bridge) return void res.status(204).end();
+    await handOut(bridge, 'workflow', identity, deadline, res, (task) => (task.startToCloseTimeoutMs > 0 ? task.startToCloseTimeoutMs : DEFAULT_LEASE_MS));
   });
 
   router.post(`${QUEUE}/workflow-tasks/complete`, async (req, res) => {
@@ -70,9 +71,10 @@ export function taskRoutes(engine: Engine): Router {
     const { namespace, taskQueue } = queueOf(req);
     const body = bodyOf(req.body);
     const identity = requireString(body.identity, 'identity');
-    const waitMs = waitMsOf(body.waitMs);
-    const bridge = await bridges.activity(namespace, taskQueue);
-    await handOut(bridge, 'activity', identity, waitMs, res, (task) => task.startToCloseTimeoutMs ?? DEFAULT_LEASE_MS);
+    const deadline = Date.now() + waitMsOf(body.waitMs);
+    const bridge = await withinWait(bridges.activity(namespace, taskQueue), deadline);
+    if (!bridge) return void res.status(204).end();
+    await handOut(bridge, 'activity', identity, deadline, res, (task) => task.startToCloseTimeoutMs ?? DEFAULT_LEASE_MS);
   });
 
   router.post(`${QUEUE}/activity-tasks/complete`, async (req, res) => {
@@ -111,11 +113,10 @@ export function taskRoutes(engine: Engine): Router {
    * claim holds the attempt: one attempt has one holder) is skipped and the poll goes on. A poller
    * that left before the claim gets nothing; its task goes to the next.
    */
-  async function handOut<T extends TaskRef>(bridge: TaskBridge<T>, kind: TaskKind, identity: string, waitMs: number, res: Response, leaseMs: (task: T) => number): Promise<void> {
+  async function handOut<T extends TaskRef>(bridge: TaskBridge<T>, kind: TaskKind, identity: string, deadline: number, res: Response, leaseMs: (task: T) => number): Promise<void> {
     const left = new AbortController();
     const onClose = () => left.abort();
     res.once('close', onClose);
-    const deadline = Date.now() + waitMs;
     try {
       for (;;) {
         const handout = await bridge.poll(Math.max(0, deadline - Date.now()), left.signal);
@@ -176,4 +177,22 @@ function tokenFor<T extends TaskRef>(kind: TaskKind, handout: Handout<T>, identi
 
 function attemptRef(token: TaskTokenData): { scheduledEventId: number; attempt: number; identity: string } {
   return { scheduledEventId: token.scheduledEventId, attempt: token.attempt, identity: token.identity };
+}
+
+/** How long past its own wait a poll may wait for its queue's bridge to join the worker group. */
+const BRIDGE_SETUP_GRACE_MS = 3_000;
+
+/**
+ * The bridge, or undefined when it is not ready by the poll's deadline plus a short grace (its
+ * worker group still joining while a broker fails over): the poll then answers 204 like any poll
+ * that found no task, and the bridge keeps joining for the next one.
+ */
+async function withinWait<B>(bridge: Promise<B>, deadline: number): Promise<B | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), Math.max(0, deadline - Date.now()) + BRIDGE_SETUP_GRACE_MS)));
+  try {
+    return await Promise.race([bridge, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
