@@ -253,19 +253,21 @@ export class Engine {
   }
 
   /**
-   * Whether a workflow's shard is being served right now: RUNNING on this node, or on its owner as
-   * the owner's /healthz says. False while it moves, restores or has no owner, or when the owner
+   * Whether a workflow's shard has been served without a break for the last `forMs`: RUNNING on
+   * this node, or on its owner as the owner's /healthz says, since at least that long. False while
+   * it moves, restores or has no owner, when it came back within that time, or when the owner
    * cannot be asked: what a gateway checks before calling an unanswered command a timeout.
    */
-  async shardServed(namespace: string, workflowId: string): Promise<boolean> {
+  async shardServed(namespace: string, workflowId: string, forMs = 0): Promise<boolean> {
     const shard = this.catalog.shardOf(namespace, workflowId);
+    const servedSince = (report: { state: string; since: number } | undefined) => report?.state === ShardState.Running && report.since <= Date.now() - forMs;
     const local = this.node.processor(shard);
-    if (local) return local.localStore !== undefined && local.lifecycle.state === ShardState.Running;
+    if (local) return local.localStore !== undefined && servedSince(this.node.shardReports().find((r) => r.shard === shard));
     try {
       const owner = await this.ownerOf(namespace, workflowId);
       if (!owner) return false;
-      const health = (await (await fetch(`${owner}/healthz`, { signal: AbortSignal.timeout(OWNER_HEALTH_TIMEOUT_MS) })).json()) as { states?: Array<{ shard: number; state: string }> };
-      return health.states?.find((s) => s.shard === shard)?.state === ShardState.Running;
+      const health = (await (await fetch(`${owner}/healthz`, { signal: AbortSignal.timeout(OWNER_HEALTH_TIMEOUT_MS) })).json()) as { states?: Array<{ shard: number; state: string; since: number }> };
+      return servedSince(health.states?.find((s) => s.shard === shard));
     } catch {
       return false;
     }

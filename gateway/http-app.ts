@@ -5,6 +5,7 @@ import { LogbookError } from '../topics/errors.js';
 import type { Reply } from '../topics/schemas/reply/index.js';
 import { startRequest } from '../sdk/client/start-options.js';
 import { waitOption } from '../sdk/client/option-rules.js';
+import { DEFAULT_QUERY_TIMEOUT_MS } from '../sdk/client/query-sender.js';
 import { assertValid, firstProblem, identifierProblem, namespaceProblem } from '../topics/validation/index.js';
 import type { Engine } from './engine.js';
 import { ShardUnavailableError } from './engine.js';
@@ -14,7 +15,7 @@ import { toJsonView } from './json-views.js';
 import { namespaceRoutes } from './namespace-routes.js';
 import { resetRoutes } from './reset-route.js';
 import { awaitRunResult, closedRunOutcome } from './run-outcome.js';
-import { isWaitElapsed, standingAfterWait } from './long-polls.js';
+import { isWaitElapsed, standingAfterWait, withinWaitAndGrace } from './long-polls.js';
 
 /** How long a result wait waits once more for a run that closed as the first wait ran out (its answer is immediate). */
 const CLOSED_RUN_ANSWER_MS = 5_000;
@@ -122,7 +123,8 @@ export function createHttpApp(options: HttpAppOptions): Express {
     const timeoutMs = body.timeout === undefined ? undefined : waitOption(body.timeout as string | number, 'timeout');
     const runId = typeof body.runId === 'string' ? body.runId : undefined;
     const queryName = requireString(req.params.queryName, 'queryName');
-    const result = await engine.client.query(workflowId, queryName, args, { namespace, ...(runId ? { runId } : {}), ...(timeoutMs === undefined ? {} : { timeoutMs }) });
+    const query = () => engine.client.query(workflowId, queryName, args, { namespace, ...(runId ? { runId } : {}), ...(timeoutMs === undefined ? {} : { timeoutMs }) });
+    const result = await withinWaitAndGrace(engine, { namespace, workflowId }, timeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS, query);
     res.json(toJsonView({ workflowId, queryName, result: result ?? null }, engine.dataConverter));
   });
 
@@ -133,7 +135,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
     const followRuns = req.query.followRuns !== 'false' && req.query.followRuns !== '0';
     const runId = typeof req.query.runId === 'string' ? req.query.runId : undefined;
     const wait = { ...(runId ? { runId } : {}), followRuns };
-    const answer = await awaitRunResult(engine, namespace, workflowId, { ...wait, timeoutMs }).catch(async (error: unknown) => {
+    const answer = await withinWaitAndGrace(engine, { namespace, workflowId }, timeoutMs, () => awaitRunResult(engine, namespace, workflowId, { ...wait, timeoutMs }).catch(async (error: unknown) => {
       if (!isWaitElapsed(error)) throw error;
       // The caller's wait ran out: say where the run stands (a shard that cannot say answers 503).
       const info = await standingAfterWait(engine, namespace, workflowId);
@@ -146,7 +148,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
         });
       }
       return { runId: info.runId, status: info.status, result: null, failure: null, newExecutionRunId: null };
-    });
+    }));
     res.json(toJsonView({ workflowId, ...answer }, engine.dataConverter));
   }));
 
@@ -188,14 +190,15 @@ export function createHttpApp(options: HttpAppOptions): Express {
 }
 
 /**
- * A command left unanswered while its shard was not served (failing over, restoring) is not a
- * gateway timeout: it is written and will be applied once the shard is back. Such a timeout
- * becomes 503 SHARD_UNAVAILABLE with Retry-After; one while the shard runs stays 504.
+ * A command left unanswered while its shard was not served at some point of the wait (failing
+ * over, restoring, back only a moment ago) is not a gateway timeout: it is written and will be
+ * applied once the shard has caught up. Such a timeout becomes 503 SHARD_UNAVAILABLE with
+ * Retry-After; one while the shard ran throughout stays 504.
  */
 async function whileShardUnserved(engine: Engine, error: unknown): Promise<unknown> {
   if (!(error instanceof ReplyTimeoutError) || !error.target) return error;
   const { namespace, workflowId } = error.target;
-  if (await engine.shardServed(namespace, workflowId)) return error;
+  if (await engine.shardServed(namespace, workflowId, error.timeoutMs)) return error;
   return new ShardUnavailableError(engine.catalog.shardOf(namespace, workflowId), undefined, 'the command is written and is applied once the shard is served again; repeat the request with the same requestId to learn its outcome');
 }
 

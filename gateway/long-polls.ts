@@ -76,3 +76,31 @@ async function standingFromOwner(owner: string, namespace: string, workflowId: s
 function notFound(namespace: string, workflowId: string): HttpError {
   return new HttpError(404, 'WorkflowNotFound', `workflow ${workflowId} does not exist in namespace ${namespace}`);
 }
+
+/**
+ * How long past the caller's own wait a long poll may take to say where the run stands (the
+ * follow-up reads after the wait ran out, a shard owner asked through its gateway).
+ */
+export const STANDING_GRACE_MS = 6_000;
+
+/**
+ * Runs a long poll's work, answering within the caller's wait plus {@link STANDING_GRACE_MS}: work
+ * still under way then (a shard or broker failing over under it) ends with 503 SHARD_UNAVAILABLE
+ * and Retry-After, so a caller is never held past its own wait by a failover.
+ */
+export async function withinWaitAndGrace<T>(engine: Engine, target: { namespace: string; workflowId: string }, waitMs: number, work: () => Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const shard = engine.catalog.shardOf(target.namespace, target.workflowId);
+      reject(new ShardUnavailableError(shard, undefined, `no answer within the request's wait of ${waitMs} ms and ${STANDING_GRACE_MS} ms more (the shard or a broker is failing over); retry shortly`));
+    }, waitMs + STANDING_GRACE_MS);
+  });
+  const working = work();
+  working.catch(() => undefined);
+  try {
+    return await Promise.race([working, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

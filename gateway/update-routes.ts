@@ -17,14 +17,14 @@ import { randomUUID } from 'node:crypto';
 import { Router, type Request, type Response } from 'express';
 import { LogbookError } from '../topics/errors.js';
 import type { UpdateWorkflowExecutionLifecycleStage } from '../topics/schemas/common/v1-enums.js';
-import { sendUpdate, sendUpdateWithStart, type UpdateAnswer } from '../sdk/client/update-sender.js';
+import { DEFAULT_UPDATE_WAIT_MS, sendUpdate, sendUpdateWithStart, type UpdateAnswer } from '../sdk/client/update-sender.js';
 import type { StartOptions } from '../sdk/client/start-options.js';
 import { UPDATE_OUTCOME_IN_HISTORY } from '../processors/history/updates.js';
 import type { Reply } from '../topics/schemas/reply/index.js';
 import { waitOption } from '../sdk/client/option-rules.js';
 import { assertValid, firstProblem, identifierProblem, namespaceProblem } from '../topics/validation/index.js';
 import type { Engine } from './engine.js';
-import { isWaitElapsed, standingAfterWait, updateStageOf } from './long-polls.js';
+import { isWaitElapsed, standingAfterWait, updateStageOf, withinWaitAndGrace } from './long-polls.js';
 import { HttpError, optionalArray, requireString } from './http-errors.js';
 import { toJsonView } from './json-views.js';
 
@@ -37,7 +37,7 @@ export function updateRoutes(engine: Engine): Router {
   router.post(`${API}/update/:updateName`, async (req, res) => {
     const body = bodyOf(req);
     const options = callOptions(body);
-    const answer = await untilWaitElapsed(engine, res, target(req), options.updateId, () => sendUpdate(engine.client, {
+    const answer = await untilWaitElapsed(engine, res, target(req), options, () => sendUpdate(engine.client, {
       ...target(req), name: requireString(req.params.updateName, 'updateName'), args: optionalArray(body.args, 'args'),
       ...(typeof body.runId === 'string' ? { runId: body.runId } : {}), ...options,
     }));
@@ -52,15 +52,16 @@ export function updateRoutes(engine: Engine): Router {
       ...Object.fromEntries(START_FIELDS.filter((k) => body[k] !== undefined).map((k) => [k, body[k]])),
     };
     const call = { name: requireString(req.params.updateName, 'updateName'), args: optionalArray(body.updateArgs, 'updateArgs'), ...callOptions(body) };
-    const answer = await untilWaitElapsed(engine, res, { namespace, workflowId }, call.updateId, () => badInput(() => sendUpdateWithStart(engine.client, start, call)));
+    const answer = await untilWaitElapsed(engine, res, { namespace, workflowId }, call, () => badInput(() => sendUpdateWithStart(engine.client, start, call)));
     if (answer) await respond(engine, res, { namespace, workflowId }, answer);
   });
   router.get(`${API}/updates/:updateId`, async (req, res) => {
     const query = req.query as Record<string, unknown>;
     const updateId = requireString(req.params.updateId, 'updateId');
-    const answer = await untilWaitElapsed(engine, res, target(req), updateId, () => sendUpdate(engine.client, {
+    const options = { ...callOptions({ timeout: query.timeout }), updateId };
+    const answer = await untilWaitElapsed(engine, res, target(req), options, () => sendUpdate(engine.client, {
       ...target(req), name: '',
-      ...(typeof query.runId === 'string' ? { runId: query.runId } : {}), ...callOptions({ timeout: query.timeout }), updateId,
+      ...(typeof query.runId === 'string' ? { runId: query.runId } : {}), ...options,
     }));
     if (answer) await respond(engine, res, target(req), answer);
   });
@@ -131,16 +132,20 @@ async function respond(engine: Engine, res: Response, run: { namespace: string; 
  * Runs an update call; when the caller's wait runs out first, answers 202 with the stage the run's
  * standing shows (`Admitted`, `Accepted`, or `Unknown` when the run holds no such update in flight)
  * and resolves undefined — as Temporal answers a long poll whose time ran out, not as an error.
+ * It answers within the wait plus a grace (withinWaitAndGrace), or 503 while a failover holds it.
  */
-async function untilWaitElapsed(engine: Engine, res: Response, run: { namespace: string; workflowId: string }, updateId: string, call: () => Promise<UpdateAnswer>): Promise<UpdateAnswer | undefined> {
-  try {
-    return await call();
-  } catch (error) {
-    if (!isWaitElapsed(error)) throw error;
-    const standing = await standingAfterWait(engine, run.namespace, run.workflowId);
-    res.status(202).json({ workflowId: run.workflowId, runId: standing.runId, updateId, stage: updateStageOf(standing, updateId), waitElapsed: true });
-    return undefined;
-  }
+async function untilWaitElapsed(engine: Engine, res: Response, run: { namespace: string; workflowId: string }, call: { updateId: string; timeoutMs?: number }, send: () => Promise<UpdateAnswer>): Promise<UpdateAnswer | undefined> {
+  const { updateId } = call;
+  return withinWaitAndGrace(engine, run, call.timeoutMs ?? DEFAULT_UPDATE_WAIT_MS, async () => {
+    try {
+      return await send();
+    } catch (error) {
+      if (!isWaitElapsed(error)) throw error;
+      const standing = await standingAfterWait(engine, run.namespace, run.workflowId);
+      res.status(202).json({ workflowId: run.workflowId, runId: standing.runId, updateId, stage: updateStageOf(standing, updateId), waitElapsed: true });
+      return undefined;
+    }
+  });
 }
 
 // A TypeError (an unserialisable argument) is the caller's mistake.

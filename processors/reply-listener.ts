@@ -10,7 +10,8 @@ import { replyCodec } from '../topics/serde/index.js';
 export class ReplyTimeoutError extends LogbookError {
   constructor(
     requestId: string,
-    timeoutMs: number,
+    /** How long the caller waited. */
+    readonly timeoutMs: number,
     /** The workflow the unanswered command was for, when known (a gateway then checks its shard). */
     readonly target?: { readonly namespace: string; readonly workflowId: string },
   ) {

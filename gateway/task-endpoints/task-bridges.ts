@@ -92,8 +92,8 @@ export class TaskBridges {
    * Claims a task for the poller it is handed to and waits for the engine's answer: one attempt
    * has one holder, so a task redelivered to this bridge (a gateway or worker that had it left the
    * group) whose attempt another claim holds, or that has ended, is `refused` and must not be
-   * handed out. With no answer in CLAIM_REPLY_TIMEOUT_MS it is `unanswered` and handed out anyway
-   * (at least once beats never). A write that fails throws; the caller gives the task back.
+   * handed out. With no answer in CLAIM_REPLY_TIMEOUT_MS it is `unanswered`, and the caller gives
+   * it back for a later poll. A write that fails throws; the caller gives the task back.
    */
   async claim(token: TaskTokenData): Promise<'accepted' | 'refused' | 'unanswered'> {
     const client = this.engine.client;

@@ -126,9 +126,17 @@ export function taskRoutes(engine: Engine): Router {
         }
         if (left.signal.aborted) return bridge.giveBack(handout);
         const token = tokenFor(kind, handout, identity);
-        if ((await claimFor(bridge, handout, token)) === 'refused') {
+        const claim = await claimFor(bridge, handout, token);
+        if (claim === 'refused') {
           bridge.skip(handout);
           continue;
+        }
+        // Unanswered (its shard failing over): handing it out could run an attempt already
+        // recorded, so it goes back to the queue and this poll found nothing.
+        if (claim === 'unanswered') {
+          bridge.giveBack(handout);
+          if (!left.signal.aborted) res.status(204).end();
+          return;
         }
         bridge.lease(handout, leaseMs(handout.task));
         res.json({ taskToken: encodeTaskToken(token), task: rawView(handout.task) });

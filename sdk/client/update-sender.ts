@@ -14,6 +14,9 @@ import type { CommandClient } from './command-client.js';
 import { startRequest, type StartOptions } from './start-options.js';
 
 /** One update call. */
+/** How long an update call waits for its stage when the caller names no timeout. */
+export const DEFAULT_UPDATE_WAIT_MS = 60_000;
+
 export interface UpdateCall {
   readonly namespace?: string;
   readonly workflowId: string;
@@ -47,7 +50,7 @@ export async function sendUpdate(client: CommandClient, call: UpdateCall): Promi
   const updateId = call.updateId ?? randomUUID();
   const body = { type: 'UpdateWorkflowExecution' as const, request: requestOf(client, call, updateId), waitForStage: call.waitForStage ?? 'Completed' };
   const command = client.envelope(call.namespace ?? 'default', call.workflowId, body, call.runId ? { runId: call.runId } : {});
-  const reply = await client.send(command, { awaitReply: true, timeoutMs: call.timeoutMs ?? 60_000 });
+  const reply = await client.send(command, { awaitReply: true, timeoutMs: call.timeoutMs ?? DEFAULT_UPDATE_WAIT_MS });
   return { updateId, reply: reply! };
 }
 
@@ -61,6 +64,6 @@ export async function sendUpdateWithStart(client: CommandClient, start: StartOpt
   const carrier = encodeUpdateWithStart({ request: requestOf(client, call, updateId), waitForStage: call.waitForStage ?? 'Completed' });
   const body = { type: 'StartWorkflowExecution' as const, ...request, header: { ...request.header, [UPDATE_WITH_START_HEADER]: carrier } };
   const command = client.envelope(start.namespace ?? 'default', start.workflowId, body, start.requestId ? { requestId: start.requestId } : {});
-  const reply = await client.send(command, { awaitReply: true, timeoutMs: call.timeoutMs ?? 60_000 });
+  const reply = await client.send(command, { awaitReply: true, timeoutMs: call.timeoutMs ?? DEFAULT_UPDATE_WAIT_MS });
   return { updateId, reply: reply! };
 }

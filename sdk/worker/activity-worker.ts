@@ -149,8 +149,8 @@ export class ActivityWorker {
   /**
    * Claims the attempt; false when the engine refused the claim and the task must not run. A task
    * that may be a redelivery after a crash or rebalance is claimed first and run only if the engine
-   * still has the attempt pending and no other claim holds it (one attempt has one holder); with no
-   * answer in time it runs anyway (at least once beats never). A first delivery is claimed beside
+   * still has the attempt pending and no other claim holds it (one attempt has one holder); while
+   * its shard fails over the claim is sent again until answered. A first delivery is claimed beside
    * the run, the write retried until it lands (or the result, which implies it, does).
    */
   private async claim(task: ActivityTask, run: RunRef, ref: TaskAttemptRef, delivery: TaskDelivery, claiming: AbortSignal): Promise<boolean> {

@@ -3,9 +3,10 @@ import type { CommandBody } from '../../topics/schemas/command/index.js';
 import type { Reply } from '../../topics/schemas/reply/index.js';
 import { ReplyListener } from '../../processors/reply-listener.js';
 import type { CommandWriter, RunRef, WorkerConnection } from './worker-connection.js';
+import { TaskHandedBackError } from './task-handed-back-error.js';
 import { writeWithRetry } from './write-retry.js';
 
-/** How long a worker waits for the engine to answer a claim before running the task anyway. */
+/** How long a worker waits for the engine to answer one try of a claim before sending it again. */
 const CLAIM_REPLY_TIMEOUT_MS = 10_000;
 
 /** The engine's answer to a confirmed claim. */
@@ -27,11 +28,12 @@ export class ClaimConfirmer {
   ) {}
 
   /**
-   * Sends `claim` with a reply address and waits for the engine to apply or refuse it. The write is
-   * retried while `signal` allows, every try the same claim (one request id), each with a reply
-   * address of its own. Only an explicit refusal is `refused`: a listener that cannot start or no
-   * answer in time is `unanswered`, and the caller runs the task (at least once beats never).
-   * @throws TaskHandedBackError when `signal` aborted before the claim could be written
+   * Sends `claim` with a reply address and waits for the engine to apply or refuse it. Unanswered
+   * (its shard failing over), the same claim (one request id) is sent again, each try with a reply
+   * address of its own, for as long as `signal` allows: running the task without an answer could
+   * run an attempt whose result is already recorded. Only a listener that cannot start at all is
+   * `unanswered`, and the caller then runs the task (at least once beats never).
+   * @throws TaskHandedBackError when `signal` aborted before the engine answered
    */
   async confirm(run: RunRef, claim: CommandBody, signal: AbortSignal): Promise<ClaimAnswer> {
     let replies: ReplyListener;
@@ -41,19 +43,19 @@ export class ClaimConfirmer {
       return 'unanswered';
     }
     const requestId = randomUUID();
-    let answer: Promise<Reply> | undefined;
-    await writeWithRetry(async () => {
-      const replyTo = { gatewayId: replies.gatewayId, requestId: randomUUID() };
-      const expected = replies.expect(replyTo.requestId, CLAIM_REPLY_TIMEOUT_MS);
-      // Attach a handler now: if the write fails, the pending answer must not surface as unhandled.
-      expected.catch(() => undefined);
-      await this.commands.write(run, claim, replyTo, requestId);
-      answer = expected;
-    }, signal, `the claim of ${run.workflowId}`);
-    try {
-      return (await answer!).kind === 'Accepted' ? 'accepted' : 'refused';
-    } catch {
-      return 'unanswered';
+    for (;;) {
+      let answer: Promise<Reply> | undefined;
+      await writeWithRetry(async () => {
+        const replyTo = { gatewayId: replies.gatewayId, requestId: randomUUID() };
+        const expected = replies.expect(replyTo.requestId, CLAIM_REPLY_TIMEOUT_MS);
+        // Attach a handler now: if the write fails, the pending answer must not surface as unhandled.
+        expected.catch(() => undefined);
+        await this.commands.write(run, claim, replyTo, requestId);
+        answer = expected;
+      }, signal, `the claim of ${run.workflowId}`);
+      const reply = await answer!.catch(() => undefined);
+      if (reply) return reply.kind === 'Accepted' ? 'accepted' : 'refused';
+      if (signal.aborted) throw new TaskHandedBackError(`the claim of ${run.workflowId} was not answered before the task was handed back`);
     }
   }
 

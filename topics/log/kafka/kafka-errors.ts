@@ -5,7 +5,9 @@ const FENCED_TYPES = new Set(['INVALID_PRODUCER_EPOCH', 'PRODUCER_FENCED']);
 /** PRODUCER_FENCED (KIP-588) is newer than KafkaJS's error table; it may arrive as a bare code. */
 const PRODUCER_FENCED_CODE = 90;
 
-interface KafkaJsErrorShape {
+/** What Logbook reads of a KafkaJS error. */
+export interface KafkaJsErrorShape {
+  readonly name?: string;
   readonly type?: string;
   readonly code?: number;
   readonly retriable?: boolean;
@@ -15,7 +17,7 @@ interface KafkaJsErrorShape {
 }
 
 /** Every error in a KafkaJS error's cause chain (KafkaJS wraps protocol errors in retry errors). */
-function causeChain(error: unknown): KafkaJsErrorShape[] {
+export function causeChain(error: unknown): KafkaJsErrorShape[] {
   const chain: KafkaJsErrorShape[] = [];
   let current: unknown = error;
   while (current && typeof current === 'object' && chain.length < 10) {

@@ -6,7 +6,7 @@
  * filter, so this refuses to start instead of reading aborted records.
  * @module
  */
-import { createRequire } from 'node:module';
+import { createRequire, Module } from 'node:module';
 import type * as KafkaJs from 'kafkajs';
 import { withoutAbortedRecords, type AbortedTransaction, type FetchedMessage } from './aborted-transactions.js';
 
@@ -20,7 +20,7 @@ if (!(require.cache[filterPath]?.exports as Record<symbol, unknown> | undefined)
   if (require.cache[batchPath]) {
     throw new Error('kafkajs was loaded before Logbook replaced its read_committed filter; import kafkajs through topics/log/kafka/kafkajs.ts (or load the Logbook log first)');
   }
-  const module = new (require('node:module') as { Module: new (id: string) => NodeJS.Module }).Module(filterPath);
+  const module = new Module(filterPath);
   module.filename = filterPath;
   module.loaded = true;
   module.exports = Object.assign(kafkaJsFilter, { [LOGBOOK_FILTER]: true });

@@ -1,5 +1,6 @@
 import type { Message } from 'kafkajs';
 import type { OutgoingRecord } from '../log.js';
+import { causeChain } from './kafka-errors.js';
 
 /** Where KafkaJS says a partition's records of one send were appended. */
 export interface AppendedBatch {
@@ -29,23 +30,6 @@ export interface UnwrittenRetry {
 /** The broker answers CONCURRENT_TRANSACTIONS for a few milliseconds after a commit, while it writes the markers. */
 export const DEFAULT_UNWRITTEN_RETRY: UnwrittenRetry = { attempts: 12, firstDelayMs: 10, maxDelayMs: 1_000 };
 
-interface KafkaJsErrorShape {
-  readonly name?: string;
-  readonly type?: string;
-  readonly cause?: unknown;
-  readonly originalError?: unknown;
-}
-
-function chainOf(error: unknown): KafkaJsErrorShape[] {
-  const chain: KafkaJsErrorShape[] = [];
-  for (let e = error; e && typeof e === 'object' && chain.length < 10; ) {
-    const shape = e as KafkaJsErrorShape;
-    chain.push(shape);
-    e = shape.cause ?? shape.originalError;
-  }
-  return chain;
-}
-
 /**
  * True when a failed `sendBatch` (with KafkaJS's own retries off) cannot have written a record:
  * KafkaJS throws `KafkaJSMetadataNotLoaded` while it groups the records by leader, before any
@@ -55,7 +39,7 @@ function chainOf(error: unknown): KafkaJsErrorShape[] {
  * may already be out, and a resend would duplicate it.
  */
 export function wroteNothing(error: unknown, onePartition: boolean): boolean {
-  return chainOf(error).some((e) => e.name === 'KafkaJSMetadataNotLoaded' || (onePartition && e.type === 'CONCURRENT_TRANSACTIONS'));
+  return causeChain(error).some((e) => e.name === 'KafkaJSMetadataNotLoaded' || (onePartition && e.type === 'CONCURRENT_TRANSACTIONS'));
 }
 
 /**
