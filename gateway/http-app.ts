@@ -15,10 +15,12 @@ import { toJsonView } from './json-views.js';
 import { namespaceRoutes } from './namespace-routes.js';
 import { resetRoutes } from './reset-route.js';
 import { awaitRunResult, closedRunOutcome } from './run-outcome.js';
-import { isWaitElapsed, standingAfterWait, withinWaitAndGrace } from './long-polls.js';
+import { isWaitElapsed, STANDING_GRACE_MS, standingAfterWait, withinWaitAndGrace } from './long-polls.js';
 
 /** How long a result wait waits once more for a run that closed as the first wait ran out (its answer is immediate). */
 const CLOSED_RUN_ANSWER_MS = 5_000;
+/** How long `GET …/result` waits when the caller names no timeout. */
+const RESULT_WAIT_MS = 60_000;
 import { UI_HTML } from './ui.js';
 import { taskRoutes } from './task-endpoints/task-routes.js';
 import { visibilityRoutes } from './visibility-routes.js';
@@ -131,7 +133,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
   // Forwardable: an older run of a continue-as-new chain is answered from the owner's store.
   app.get(`${API}/:workflowId/result`, forwardable(options, async (req, res) => {
     const { namespace, workflowId } = ids(req);
-    const timeoutMs = req.query.timeout === undefined ? 60_000 : waitOption(String(req.query.timeout), 'timeout');
+    const timeoutMs = req.query.timeout === undefined ? RESULT_WAIT_MS : waitOption(String(req.query.timeout), 'timeout');
     const followRuns = req.query.followRuns !== 'false' && req.query.followRuns !== '0';
     const runId = typeof req.query.runId === 'string' ? req.query.runId : undefined;
     const wait = { ...(runId ? { runId } : {}), followRuns };
@@ -150,7 +152,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
       return { runId: info.runId, status: info.status, result: null, failure: null, newExecutionRunId: null };
     }));
     res.json(toJsonView({ workflowId, ...answer }, engine.dataConverter));
-  }));
+  }, resultWaitMs));
 
   app.get(`${API}/:workflowId`, forwardable(options, async (req, res) => {
     const { namespace, workflowId } = ids(req);
@@ -261,19 +263,39 @@ export function rawView(value: unknown): unknown {
   return value;
 }
 
-/** Serves a read locally, or forwards it to the shard's owner when another node has it. */
-function forwardable(options: HttpAppOptions, handler: (req: Request, res: Response) => Promise<void>) {
+/**
+ * Serves a read locally, or forwards it to the shard's owner when another node has it. The whole
+ * answer, forwarding included, comes within the request's own wait (`waitMsOf`, none for a plain
+ * read) plus STANDING_GRACE_MS; an owner slower than that leaves the shard unavailable (503).
+ */
+function forwardable(options: HttpAppOptions, handler: (req: Request, res: Response) => Promise<void>, waitMsOf: (req: Request) => number = () => 0) {
   return async (req: Request, res: Response) => {
+    const deadline = Date.now() + waitMsOf(req) + STANDING_GRACE_MS;
     try {
       await handler(req, res);
     } catch (error) {
       const alreadyForwarded = req.headers['x-logbook-forwarded'] !== undefined;
       if (!(error instanceof ShardUnavailableError) || !error.ownerEndpoint || error.ownerEndpoint === options.selfEndpoint || alreadyForwarded) throw error;
-      // An owner that cannot be reached (it just failed, or is moving) leaves the shard unavailable: 503, not 500.
-      const forwarded = await fetch(`${error.ownerEndpoint}${req.originalUrl}`, { headers: { 'x-logbook-forwarded': '1' } }).catch(() => {
+      const left = deadline - Date.now();
+      if (left <= 0) throw error;
+      // An owner that cannot be reached in time (it just failed, or is moving) leaves the shard unavailable: 503, not 500.
+      const signal = AbortSignal.timeout(left);
+      const forwarded = await fetch(`${error.ownerEndpoint}${req.originalUrl}`, { headers: { 'x-logbook-forwarded': '1' }, signal }).catch(() => {
         throw error;
       });
-      await relayAnswer(res, forwarded);
+      await relayAnswer(res, forwarded).catch((failure: unknown) => {
+        throw signal.aborted ? error : failure;
+      });
     }
   };
+}
+
+/** The wait of `GET …/result`: its `timeout`, default 60 s (a bad value is refused by the route itself). */
+function resultWaitMs(req: Request): number {
+  if (req.query.timeout === undefined) return RESULT_WAIT_MS;
+  try {
+    return waitOption(String(req.query.timeout), 'timeout');
+  } catch {
+    return 0;
+  }
 }

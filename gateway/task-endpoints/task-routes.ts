@@ -129,7 +129,10 @@ export function taskRoutes(engine: Engine): Router {
         const claim = await claimFor(bridge, handout, token);
         if (claim === 'refused') {
           bridge.skip(handout);
-          continue;
+          // Each refused claim took its round trip: past the wait, this poll found nothing.
+          if (Date.now() < deadline) continue;
+          if (!left.signal.aborted) res.status(204).end();
+          return;
         }
         // Unanswered (its shard failing over): handing it out could run an attempt already
         // recorded, so it goes back to the queue and this poll found nothing.
