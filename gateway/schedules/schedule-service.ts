@@ -4,6 +4,8 @@
  * definition naming the field, 404 for an unknown (or deleted) schedule, 409 for an id in use.
  * @module
  */
+import { DEFAULT_QUERY_TIMEOUT_MS } from '../../sdk/client/query-sender.js';
+import { withinWaitAndGrace } from '../long-polls.js';
 import { LogbookError } from '../../topics/errors.js';
 import type { Reply } from '../../topics/schemas/reply/index.js';
 import { identifierProblem, pathSegmentProblem } from '../../topics/validation/index.js';
@@ -71,7 +73,10 @@ export class ScheduleService {
   async describe(namespace: string, scheduleId: string): Promise<ScheduleDescription> {
     let description: ScheduleDescription;
     try {
-      description = await this.engine.client.query<ScheduleDescription>(schedulerWorkflowId(scheduleId), SCHEDULER_DESCRIBE_QUERY, [], { namespace });
+      const workflowId = schedulerWorkflowId(scheduleId);
+      // Like any query over HTTP: answered within its wait plus a grace, or 503 while a failover holds it.
+      description = await withinWaitAndGrace(this.engine, { namespace, workflowId }, DEFAULT_QUERY_TIMEOUT_MS, () =>
+        this.engine.client.query<ScheduleDescription>(workflowId, SCHEDULER_DESCRIBE_QUERY, [], { namespace }));
     } catch (error) {
       if (error instanceof LogbookError && error.code === 'WorkflowNotFound') throw notFound(namespace, scheduleId);
       throw error;
