@@ -98,7 +98,10 @@ export class ShardManager {
         shards.forEach((s) => this.enqueue(s, () => this.open(s)));
       },
       // Shards this node kept go on under the new generation (whether or not it gained any).
-      onRebalanceCompleted: () => this.records.tasks().forEach((t) => t.resume(this.consumer!.generation())),
+      onRebalanceCompleted: () => {
+        const assigned = this.consumer!.assignment();
+        this.records.tasks().filter((t) => assigned.includes(t.shard)).forEach((t) => t.resume(this.consumer!.generation()));
+      },
       onStopped: () => this.records.shards().forEach((s) => this.enqueue(s, () => this.close(s, 'the group consumer stopped'))),
     });
     this.startStandbys();

@@ -110,7 +110,8 @@ export class ShardTask {
     // Fencing first: InitProducerId waits for the previous owner's open transaction to end, so the
     // restore below sees its outcome, and bumps the epoch so a zombie's next commit fails.
     this.producer = await deps.log.transactionalProducer(`${deps.catalog.prefix}-history-${deps.shard}`, { transactionTimeoutMs: deps.transactionTimeoutMs });
-    this.lifecycle.move(ShardState.Restoring, generation, 'fenced: the transactional id is ours');
+    // A rebalance that kept the shard here while it was fenced retagged it: go on under that generation.
+    this.lifecycle.move(ShardState.Restoring, Math.max(generation, this.lifecycle.generation), 'fenced: the transactional id is ours');
     this.store = await openShardStore(deps);
     await this.store.restore(deps.log, {
       signal: this.abort.signal,
@@ -122,7 +123,7 @@ export class ShardTask {
     deps.suspects.onRestored(this.positions);
     deps.consumer.seek(deps.shard, this.positions);
     this.lastCommitAt = deps.clock();
-    this.lifecycle.move(this.suspendRequested ? ShardState.Suspended : ShardState.Running, generation, 'restored: caught up with the changelog');
+    this.lifecycle.move(this.suspendRequested ? ShardState.Suspended : ShardState.Running, this.lifecycle.generation, 'restored: caught up with the changelog');
     this.loop = this.run();
   }
 
