@@ -161,7 +161,7 @@ export class ActivityWorker {
     }
     // Accepted, this worker holds the attempt: it runs it even if the partition has moved on
     // meanwhile, since the next owner's claim will be refused.
-    if ((await this.claims.confirm(run, claim, claiming)) !== 'refused') return true;
+    if ((await this.claims.confirm(run, claim, claiming)) === 'accepted') return true;
     this.options.onActivity?.({ activityType: task.activityType, attempt: task.attempt, durationMs: 0, scheduleToStartMs: 0, outcome: 'superseded' });
     return false;
   }

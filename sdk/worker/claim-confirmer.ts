@@ -9,9 +9,6 @@ import { writeWithRetry } from './write-retry.js';
 /** How long a worker waits for the engine to answer one try of a claim before sending it again. */
 const CLAIM_REPLY_TIMEOUT_MS = 10_000;
 
-/** The engine's answer to a confirmed claim. */
-export type ClaimAnswer = 'accepted' | 'refused' | 'unanswered';
-
 /**
  * Sends claims that wait for the engine's answer, for tasks that may have run already: a task a
  * previous owner ran and reported, but whose position it had not committed yet, comes back after a
@@ -31,17 +28,13 @@ export class ClaimConfirmer {
    * Sends `claim` with a reply address and waits for the engine to apply or refuse it. Unanswered
    * (its shard failing over), the same claim (one request id) is sent again, each try with a reply
    * address of its own, for as long as `signal` allows: running the task without an answer could
-   * run an attempt whose result is already recorded. Only a listener that cannot start at all is
-   * `unanswered`, and the caller then runs the task (at least once beats never).
+   * run an attempt whose result is already recorded. A replies listener that cannot start yet (a
+   * broker failing over) is started again the same way. The task is never run unconfirmed: if its
+   * earlier attempt ran and was lost, that attempt's own timeout retries it as a new task.
    * @throws TaskHandedBackError when `signal` aborted before the engine answered
    */
-  async confirm(run: RunRef, claim: CommandBody, signal: AbortSignal): Promise<ClaimAnswer> {
-    let replies: ReplyListener;
-    try {
-      replies = await (this.replies ??= this.listen());
-    } catch {
-      return 'unanswered';
-    }
+  async confirm(run: RunRef, claim: CommandBody, signal: AbortSignal): Promise<'accepted' | 'refused'> {
+    const replies = await this.listener(signal, run);
     const requestId = randomUUID();
     for (;;) {
       let answer: Promise<Reply> | undefined;
@@ -64,6 +57,18 @@ export class ClaimConfirmer {
     await replies?.stop();
   }
 
+  /** The replies listener, started (again, after a pause, while `signal` allows) until it runs. */
+  private async listener(signal: AbortSignal, run: RunRef): Promise<ReplyListener> {
+    for (let pauseMs = 200; ; pauseMs = Math.min(pauseMs * 2, 5_000)) {
+      try {
+        return await (this.replies ??= this.listen());
+      } catch {
+        if (signal.aborted) throw new TaskHandedBackError(`no replies listener could start to confirm the claim of ${run.workflowId} before the task was handed back`);
+        await new Promise((r) => setTimeout(r, pauseMs));
+      }
+    }
+  }
+
   private async listen(): Promise<ReplyListener> {
     const { log, catalog, serde } = this.connection;
     const listener = new ReplyListener(log, catalog, serde);
@@ -71,6 +76,8 @@ export class ClaimConfirmer {
       await listener.start();
     } catch (error) {
       this.replies = undefined;
+      // Leave the group it may have joined, so the next try starts clean.
+      await listener.stop().catch(() => undefined);
       throw error;
     }
     return listener;
