@@ -67,6 +67,13 @@ export interface TopicCatalog {
   taskTopicSpecs(namespace: string, taskQueue: string): TopicSpec[];
   /** The shard (partition of the co-partitioned topics) a workflow belongs to. */
   shardOf(namespace: string, workflowId: string): number;
+  /**
+   * The names an ingress mapping works under: its consumer group, the prefix of its transactional
+   * ids (one per source partition) and its default dead-letter topic.
+   */
+  ingressNames(mapping: string): { groupId: string; transactionalIdPrefix: string; deadLetter: string };
+  /** The spec of an ingress mapping's dead-letter topic (one partition, kept 30 days, like the command dead letters). */
+  ingressDeadLetterSpec(topic: string): TopicSpec;
 }
 
 /** The consumer group of a task queue's query workers: a query with no member in it has nobody to answer it. */
@@ -168,5 +175,11 @@ export function topicCatalog(options: CatalogOptions): TopicCatalog {
       ];
     },
     shardOf: (namespace, workflowId) => partitionForKey(workflowKey(namespace, workflowId), shards),
+    ingressNames: (mapping) => ({
+      groupId: `${prefix}-ingress-${mapping}`,
+      transactionalIdPrefix: `${prefix}-ingress-${mapping}`,
+      deadLetter: `${prefix}.ingress.${mapping}.dlq`,
+    }),
+    ingressDeadLetterSpec: (topic) => spec(topic, 1, deleteAfter(30 * DAY_MS)),
   };
 }

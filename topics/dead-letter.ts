@@ -4,7 +4,7 @@ import type { LogRecord, OutgoingRecord } from './log/log.js';
 export const DeadLetterHeaders = {
   reason: 'logbook.dlq.reason',
   code: 'logbook.dlq.code',
-  /** The step of handling the input that failed: route, decode, validate, apply, encode, tasks, size, guard, quarantine, timer. */
+  /** The step of handling the input that failed: route, decode, validate, apply, encode, tasks, size, guard, quarantine, timer; ingress for a business record an ingress mapping could not map. */
   step: 'logbook.dlq.step',
   sourceTopic: 'logbook.dlq.source.topic',
   sourcePartition: 'logbook.dlq.source.partition',

@@ -38,6 +38,7 @@ function settlingAdmin(options: { visibleAfter?: number; ledAfter?: number; fail
     deleteTopics: async () => undefined,
     listTopics: async () => [...created.keys()],
     groupMembers: async () => 0,
+    groupOffsets: async () => new Map(),
     brokerCount: async () => 3,
   };
   return { admin, creates };

@@ -108,6 +108,34 @@ export function logConformance(makeBackend: () => Promise<TestBackend> | TestBac
       await txp.close();
     });
 
+    test('group positions committed in a transaction take effect with its records, and an aborted transaction commits none', async () => {
+      const [input, output] = [uniqueName('in'), uniqueName('out')];
+      await log.admin.createTopics([spec(input, 2), spec(output, 1)]);
+      const groupId = uniqueName('ingress');
+      const member = log.groupConsumer({ groupId, topics: [input], endpoint: 'ingress' });
+      await member.start({ onRevoked: () => undefined, onAssigned: () => undefined });
+      await waitFor('an assignment', () => member.assignment().length === 2);
+      const txp = await log.transactionalProducer(uniqueName('tx'));
+      const aborted = await txp.begin();
+      await aborted.send([{ topic: output, partition: 0, key: 'a', value: Buffer.from('aborted') }]);
+      await aborted.commitGroupPositions(groupId, 1, { [input]: 4 });
+      await aborted.abort();
+      assert.deepEqual(await member.committedPositions(1), { [input]: 0 }, 'an aborted transaction commits no position');
+      const committed = await txp.begin();
+      await committed.send([{ topic: output, partition: 0, key: 'c', value: Buffer.from('committed') }]);
+      await committed.commitGroupPositions(groupId, 1, { [input]: 9 });
+      await committed.commit();
+      const positions = await waitFor('the transaction\'s positions', async () => {
+        const now = await member.committedPositions(1);
+        return now[input] === 9 ? now : undefined;
+      });
+      assert.deepEqual(positions, { [input]: 9 });
+      assert.deepEqual(await member.committedPositions(0), { [input]: 0 }, 'other partitions are untouched');
+      assert.deepEqual((await readAll(log, output, 0)).map((r) => r.value?.toString()), ['committed']);
+      await member.stop();
+      await txp.close();
+    });
+
     test('a newer owner of a transactional id fences the older one: its commit fails with FencedError and its records never appear', async () => {
       const output = uniqueName('out');
       await log.admin.createTopics([spec(output, 1)]);

@@ -20,6 +20,7 @@ export interface FaultPlan {
 export function withInjectedFaults(log: Log, plan: FaultPlan): Log {
   const wrapTransaction = (id: string, tx: Transaction): Transaction => ({
     send: (records) => tx.send(records),
+    commitGroupPositions: (groupId, partition, positions) => tx.commitGroupPositions(groupId, partition, positions),
     abort: () => tx.abort(),
     commit: async () => {
       const refused = plan.refuseCommit?.(id);

@@ -66,6 +66,11 @@ export interface TopicAdmin {
   listTopics(): Promise<string[]>;
   /** How many members a consumer group has now (0 for a group nobody joined). */
   groupMembers(groupId: string): Promise<number>;
+  /**
+   * A group's committed offsets of every partition of a topic, as monitoring tools read them
+   * (without joining the group): partition → next offset to read, 0 where nothing was committed.
+   */
+  groupOffsets(groupId: string, topic: string): Promise<Map<number, number>>;
   /** How many brokers serve the log (the embedded log: 1); the replication defaults follow from it. */
   brokerCount(): Promise<number>;
 }
@@ -89,6 +94,12 @@ export interface Producer {
  */
 export interface Transaction {
   send(records: readonly OutgoingRecord[]): Promise<void>;
+  /**
+   * Commits a consumer group's positions of one partition as part of this transaction: they take
+   * effect when it commits and never when it aborts (consume → transform → produce, exactly once).
+   * The group must not commit the same partition outside transactions.
+   */
+  commitGroupPositions(groupId: string, partition: number, positions: InputPositions): Promise<void>;
   /** Commits; resolves with where the transaction's records ended in each partition it wrote. */
   commit(): Promise<CommitReceipt>;
   abort(): Promise<void>;

@@ -70,6 +70,12 @@ export class EmbeddedLog implements Log {
       deleteTopics: (names) => this.deleteTopics(names),
       listTopics: async () => [...this.topics.keys()],
       groupMembers: async (groupId) => this.groups.membersOf(groupId).length,
+      groupOffsets: async (groupId, topic) => {
+        const partitions = this.topicSpec(topic).partitions;
+        const offsets = new Map<number, number>();
+        for (let p = 0; p < partitions; p++) offsets.set(p, (await this.groupPositions(groupId, p, [topic]))[topic] ?? 0);
+        return offsets;
+      },
       brokerCount: async () => 1,
     };
     this.groups = new EmbeddedGroups(this);
@@ -115,6 +121,7 @@ export class EmbeddedLog implements Log {
         if (open) throw new LogbookError('TRANSACTION_IN_PROGRESS', `${transactionalId} already has an open transaction`);
         open = true;
         const pending: OutgoingRecord[] = [];
+        const groupPositions: KvOperation[] = [];
         let finished = false;
         const finish = () => {
           if (finished) throw new LogbookError('TRANSACTION_FINISHED', 'the transaction was already committed or aborted');
@@ -128,17 +135,22 @@ export class EmbeddedLog implements Log {
             records.forEach((r) => this.resolvePartition(r));
             pending.push(...records);
           },
+          commitGroupPositions: async (groupId, partition, positions) => {
+            checkEpoch();
+            groupPositions.push(...groupPositionOperations(groupId, partition, positions));
+          },
           commit: async () => {
             finish();
             const written = await this.enqueueWrite(async () => {
               checkEpoch();
-              return this.writeRecords(pending);
+              return this.writeRecords(pending, groupPositions);
             });
             return { written };
           },
           abort: async () => {
             finish();
             pending.length = 0;
+            groupPositions.length = 0;
           },
         };
       },
@@ -185,12 +197,7 @@ export class EmbeddedLog implements Log {
 
   /** Stores a group's committed positions (the embedded stand-in for Kafka's offset commits). */
   async commitGroupPositions(groupId: string, partition: number, positions: InputPositions): Promise<void> {
-    const operations: KvOperation[] = Object.entries(positions).map(([topic, offset]) => ({
-      type: 'put',
-      key: groupKey(groupId, topic, partition),
-      value: Buffer.from(String(offset)),
-    }));
-    await this.enqueueWrite(() => this.store.batch(operations));
+    await this.enqueueWrite(() => this.store.batch(groupPositionOperations(groupId, partition, positions)));
   }
 
   /** A group's committed positions of partition p; 0 where nothing was committed. */
@@ -239,9 +246,12 @@ export class EmbeddedLog implements Log {
     return partitionForKey(record.key, spec.partitions);
   }
 
-  /** Appends the records in one atomic batch; resolves with the next offset of each partition written. */
-  private async writeRecords(records: readonly OutgoingRecord[]): Promise<WrittenPartition[]> {
-    const operations: KvOperation[] = [];
+  /**
+   * Appends the records (and any group positions committed with them) in one atomic batch;
+   * resolves with the next offset of each partition written.
+   */
+  private async writeRecords(records: readonly OutgoingRecord[], groupPositions: readonly KvOperation[] = []): Promise<WrittenPartition[]> {
+    const operations: KvOperation[] = [...groupPositions];
     const touched = new Map<string, number>();
     for (const record of records) {
       const partition = this.resolvePartition(record);
@@ -312,4 +322,9 @@ export class EmbeddedLog implements Log {
       }
     });
   }
+}
+
+/** The store writes that commit a group's positions of one partition. */
+function groupPositionOperations(groupId: string, partition: number, positions: InputPositions): KvOperation[] {
+  return Object.entries(positions).map(([topic, offset]) => ({ type: 'put', key: groupKey(groupId, topic, partition), value: Buffer.from(String(offset)) }));
 }

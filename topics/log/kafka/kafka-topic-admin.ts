@@ -64,6 +64,14 @@ export function kafkaTopicAdmin(admin: () => Promise<Admin>): TopicAdmin {
         throw logError('describing a consumer group', error);
       }
     },
+    async groupOffsets(groupId, topic) {
+      try {
+        const [offsets] = await (await admin()).fetchOffsets({ groupId, topics: [topic] });
+        return new Map((offsets?.partitions ?? []).map((p) => [p.partition, Math.max(0, Number(p.offset))]));
+      } catch (error) {
+        throw logError(`reading the committed offsets of ${groupId}`, error);
+      }
+    },
     async listTopics() {
       try {
         return await (await admin()).listTopics();

@@ -77,6 +77,13 @@ export async function openTransactionalProducer(
             const sends = await guard('send', () => sendWithoutDuplicates(tx, records, settings.toMessages));
             for (const sent of sends) recordWritten(written, sent.topicMessages, sent.appended);
           },
+          commitGroupPositions: (groupId, partition, positions) =>
+            guard('committing group positions', () =>
+              tx.sendOffsets({
+                consumerGroupId: groupId,
+                topics: Object.entries(positions).map(([topic, offset]) => ({ topic, partitions: [{ partition, offset: String(offset) }] })),
+              }),
+            ),
           commit: () => guard('commit', async (): Promise<CommitReceipt> => {
             await tx.commit();
             return { written: [...written.values()] };
