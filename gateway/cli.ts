@@ -3,13 +3,15 @@
  *
  *   tsx gateway/cli.ts dev [--port 8233] [--host 127.0.0.1] [--advertise URL] [--data .data] [--shards 8]
  *                          [--kafka host:port,…] [--replication-factor N] [--min-insync-replicas N]
- *                          [--no-worker] [--require-namespaces]
+ *                          [--no-worker] [--require-namespaces] [--ingress FILE]
  *
  * `dev` runs one engine node with its HTTP gateway, UI and metrics, plus the example workers
  * (order and travel workflows), on the embedded log by default; `--kafka` (or LOGBOOK_KAFKA_BROKERS)
  * runs the same node against a Kafka cluster. The topics it creates get the replication factor and
  * `min.insync.replicas` given (or LOGBOOK_REPLICATION_FACTOR / LOGBOOK_MIN_INSYNC_REPLICAS), by default
- * 3 and 2 on a cluster of three brokers or more and one copy per broker below that.
+ * 3 and 2 on a cluster of three brokers or more and one copy per broker below that. `--ingress`
+ * (or LOGBOOK_INGRESS) loads ingress mappings that turn records of business topics into workflow
+ * starts and signals (README "Ingress from business topics").
  */
 import { createServer } from 'node:http';
 import { resolve } from 'node:path';
@@ -22,6 +24,7 @@ import { startExampleWorkers } from './example-workers.js';
 import { ScheduleWorkers } from './schedules/schedule-workers.js';
 import { startShardLagSampler } from './shard-lag-sampler.js';
 import { stopTaskBridges } from './task-endpoints/task-bridges.js';
+import { loadIngressFile } from '../processors/ingress/ingress-file.js';
 
 async function dev(argv: string[]): Promise<void> {
   const { values } = parseArgs({
@@ -40,8 +43,12 @@ async function dev(argv: string[]): Promise<void> {
       'max-task-queues-per-namespace': { type: 'string', default: process.env.LOGBOOK_MAX_TASK_QUEUES_PER_NAMESPACE ?? '' },
       // Temporal's behaviour: calls in a namespace nobody registered get 404 NamespaceNotFound.
       'require-namespaces': { type: 'boolean', default: process.env.LOGBOOK_REQUIRE_NAMESPACES === '1' },
+      ingress: { type: 'string', default: process.env.LOGBOOK_INGRESS ?? '' },
     },
   });
+  const ingress = values.ingress ? loadIngressFile(resolve(values.ingress)) : [];
+  // Business topics live in the organisation's cluster; nothing outside this process can write the embedded log.
+  if (ingress.length > 0 && !values.kafka) throw new Error('--ingress needs --kafka (or LOGBOOK_KAFKA_BROKERS): the ingress reads business topics from a Kafka cluster');
   const port = Number(values.port);
   // Other nodes forward reads to this URL: in a cluster it must be reachable from them.
   const endpoint = values.advertise || `http://${values.host === '0.0.0.0' ? '127.0.0.1' : values.host}:${port}`;
@@ -49,6 +56,7 @@ async function dev(argv: string[]): Promise<void> {
   const kafka = values.kafka ? values.kafka.split(',') : undefined;
   const metrics = new EngineMetrics();
   const shardLog = shardLogLines((line) => console.error(line), metrics);
+  const ingressMetrics = metrics.ingressObserver();
   console.log(kafka ? `connecting to Kafka at ${kafka.join(', ')}…` : `starting the embedded engine in ${data}…`);
   const engine = await Engine.start({
     log: kafka ? { kind: 'kafka', brokers: kafka } : { kind: 'embedded', directory: resolve(data, 'log') },
@@ -66,7 +74,17 @@ async function dev(argv: string[]): Promise<void> {
     onBatch: (shard, result) => metrics.recordBatch(shard, result),
     onShardTransition: shardLog.onTransition,
     onRestoreProgress: shardLog.onRestoreProgress,
+    ingress,
+    ingressObserver: {
+      ...ingressMetrics,
+      onError: (mapping, partition, error) => {
+        ingressMetrics.onError?.(mapping, partition, error);
+        console.error(`ingress '${mapping.name}' partition ${partition}: ${error instanceof Error ? error.message : String(error)}; retrying from the committed position`);
+      },
+    },
   });
+  for (const mapping of ingress) console.log(`ingress '${mapping.name}': ${mapping.sourceTopic} (${mapping.format}) → ${mapping.action} in namespace ${mapping.namespace}`);
+  metrics.watchIngress(() => engine.ingress?.sources ?? []);
   if (kafka) {
     const { replicationFactor, minInsyncReplicas } = engine.catalog.replication;
     console.log(`topics '${engine.catalog.prefix}.*': replication factor ${replicationFactor}, min.insync.replicas ${minInsyncReplicas} (existing topics keep theirs)`);
@@ -119,6 +137,6 @@ if (command === 'dev') {
     process.exit(1);
   });
 } else {
-  console.error('usage: logbook dev [--port 8233] [--host 127.0.0.1] [--advertise URL] [--data .data] [--shards 8] [--kafka host:port,…] [--replication-factor N] [--min-insync-replicas N] [--no-worker]');
+  console.error('usage: logbook dev [--port 8233] [--host 127.0.0.1] [--advertise URL] [--data .data] [--shards 8] [--kafka host:port,…] [--replication-factor N] [--min-insync-replicas N] [--no-worker] [--require-namespaces] [--ingress FILE]');
   process.exit(2);
 }

@@ -29,6 +29,9 @@ import { assertValid } from '../topics/validation/index.js';
 import { CommandClient } from '../sdk/client/command-client.js';
 import { gatewayRunLocator, queryTargetOf, queryTargetOfHistory, type QueryTarget } from '../sdk/client/query-target.js';
 import type { WorkerConnection } from '../sdk/worker/worker-connection.js';
+import { Ingress } from '../processors/ingress/ingress.js';
+import type { IngressMapping } from '../processors/ingress/ingress-mapping.js';
+import type { IngressObserver } from '../processors/ingress/ingress-source.js';
 
 /** How to run an engine node. */
 export interface EngineOptions {
@@ -69,6 +72,10 @@ export interface EngineOptions {
   readonly namespaces?: NamespaceOptions;
   /** Receives start-up progress lines (for example while a fresh cluster's topics get their leaders). */
   readonly onProgress?: (line: string) => void;
+  /** Business topics this node turns into commands (README "Ingress from business topics"). */
+  readonly ingress?: readonly IngressMapping[];
+  /** Receives each committed ingress batch and each ingress failure (metrics, logs). */
+  readonly ingressObserver?: IngressObserver;
 }
 
 /** How an engine node treats namespaces. */
@@ -119,6 +126,8 @@ export class Engine {
     readonly namespaces: NamespaceRegistry,
     /** Whether calls in unregistered namespaces are refused (see {@link NamespaceOptions}). */
     readonly requireRegisteredNamespaces: boolean,
+    /** The ingress mappings this node pumps, if any were given. */
+    readonly ingress: Ingress | undefined,
   ) {
     this.health = new ShardHealth(node, catalog.shards);
     this.client = new CommandClient(log, catalog, serde, replies, dataConverter, { locateRun: (ns, id, runId) => this.locateRun(ns, id, runId) });
@@ -162,7 +171,18 @@ export class Engine {
       const replies = new ReplyListener(log, catalog, serde);
       await replies.start();
       await node.start();
-      return new Engine(log, catalog, serde, dataConverter, node, replies, namespaces, options.namespaces?.requireRegistration ?? false);
+      const ingress = options.ingress?.length
+        ? await Ingress.start({
+          log, catalog, serde, dataConverter, endpoint: options.endpoint,
+          ...(options.ingressObserver ? { observer: options.ingressObserver } : {}),
+          ...(options.sessionTimeoutMs ? { sessionTimeoutMs: options.sessionTimeoutMs } : {}),
+        }, options.ingress).catch(async (error: unknown) => {
+          await node.stop();
+          await replies.stop();
+          throw error;
+        })
+        : undefined;
+      return new Engine(log, catalog, serde, dataConverter, node, replies, namespaces, options.namespaces?.requireRegistration ?? false, ingress);
     } catch (error) {
       await namespaces?.close();
       await log.close();
@@ -286,6 +306,8 @@ export class Engine {
    * the log stays open for them and for the replies. `stop()` does it too.
    */
   async handOverShards(): Promise<void> {
+    // The ingress first: its source partitions move to the other nodes with the shards.
+    await this.ingress?.stop();
     await this.node.stop();
   }
 

@@ -2,6 +2,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import type { BatchResult } from '../processors/shard-runtime/batch-commit.js';
 import { SHARD_STATES, type ShardTransition } from '../processors/shard-runtime/shard-lifecycle.js';
 import type { ShardReport } from '../processors/shard-runtime/shard-records.js';
+import type { IngressSource, IngressObserver } from '../processors/ingress/ingress-source.js';
 
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
@@ -38,8 +39,46 @@ export class EngineMetrics {
   /** Consumer lag per shard (commands + internal) and per task topic. */
   readonly lag = new Gauge({ name: 'logbook_consumer_lag_records', help: 'Records not yet consumed', labelNames: ['topic', 'partition'], registers: [this.registry] });
 
+  private readonly ingressRecords = new Counter({ name: 'logbook_ingress_records_total', help: 'Business records an ingress mapping read and committed past', labelNames: ['mapping'], registers: [this.registry] });
+  private readonly ingressCommands = new Counter({ name: 'logbook_ingress_commands_total', help: 'Commands an ingress mapping wrote (starts, signal-with-starts or signals)', labelNames: ['mapping', 'action'], registers: [this.registry] });
+  private readonly ingressDeadLetters = new Counter({ name: 'logbook_ingress_dead_letters_total', help: 'Business records an ingress mapping could not map, written to its dead-letter topic', labelNames: ['mapping'], registers: [this.registry] });
+  private readonly ingressFailures = new Counter({ name: 'logbook_ingress_failures_total', help: 'Ingress batches that failed and were retried from the committed position', labelNames: ['mapping'], registers: [this.registry] });
+  private ingressSources: () => readonly IngressSource[] = () => [];
+  private readonly ingressLag = new Gauge({
+    name: 'logbook_ingress_lag_records',
+    help: 'Records of a source partition this node pumps that are not yet committed',
+    labelNames: ['mapping', 'partition'],
+    registers: [this.registry],
+    collect: () => this.collectIngressLag(),
+  });
+
   constructor(defaultMetrics = true) {
     if (defaultMetrics) collectDefaultMetrics({ register: this.registry, prefix: 'logbook_process_' });
+  }
+
+  /** The observer an engine's ingress reports its batches and failures to. */
+  ingressObserver(): IngressObserver {
+    return {
+      onBatch: (mapping, batch) => {
+        this.ingressRecords.inc({ mapping: mapping.name }, batch.records);
+        if (batch.commands > 0) this.ingressCommands.inc({ mapping: mapping.name, action: mapping.action }, batch.commands);
+        if (batch.deadLetters > 0) this.ingressDeadLetters.inc({ mapping: mapping.name }, batch.deadLetters);
+      },
+      onError: (mapping) => this.ingressFailures.inc({ mapping: mapping.name }),
+    };
+  }
+
+  /** Reads the lag of these ingress sources whenever the metrics are scraped. */
+  watchIngress(sources: () => readonly IngressSource[]): void {
+    this.ingressSources = sources;
+  }
+
+  private async collectIngressLag(): Promise<void> {
+    this.ingressLag.reset();
+    for (const source of this.ingressSources()) {
+      const lags = await source.lag().catch(() => new Map<number, number>());
+      for (const [partition, lag] of lags) this.ingressLag.set({ mapping: source.mapping.name, partition: String(partition) }, lag);
+    }
   }
 
   /** Counts what a committed shard batch did. */

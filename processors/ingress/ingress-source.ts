@@ -5,8 +5,8 @@ import { RecordMapper, type MapperTarget } from './record-mapper.js';
 
 /** What an ingress source reports to whoever watches it (metrics, logs). */
 export interface IngressObserver {
-  onBatch?(mapping: string, batch: IngressBatch): void;
-  onError?(mapping: string, partition: number, error: unknown): void;
+  onBatch?(mapping: IngressMapping, batch: IngressBatch): void;
+  onError?(mapping: IngressMapping, partition: number, error: unknown): void;
 }
 
 /** Settings of one mapping's source. */
@@ -93,11 +93,11 @@ export class IngressSource {
       sourceTopic: s.mapping.sourceTopic,
       transactionalId: `${s.transactionalIdPrefix}-${partition}`,
       maxRecordsPerBatch: s.maxRecordsPerBatch ?? 500,
-      onBatch: (batch) => s.observer?.onBatch?.(s.mapping.name, batch),
-      onError: (p, error) => s.observer?.onError?.(s.mapping.name, p, error),
+      onBatch: (batch) => s.observer?.onBatch?.(s.mapping, batch),
+      onError: (p, error) => s.observer?.onError?.(s.mapping, p, error),
       // Another member fenced a partition this member still holds: ownership is in doubt, so
       // give every partition back and let the coordinator hand them out again.
-      onFenced: () => void this.consumer.rejoin().catch((error: unknown) => s.observer?.onError?.(s.mapping.name, partition, error)),
+      onFenced: () => void this.consumer.rejoin().catch((error: unknown) => s.observer?.onError?.(s.mapping, partition, error)),
     }));
   }
 

@@ -7,6 +7,7 @@
  *   ENGINE_WORKER_QUEUES (optional: the task queues whose workers run, comma-separated; default all but `chaos`,
  *     the fault harness's queue, which only test/chaos asks for),
  *   ENGINE_REPLICATION_FACTOR (optional: of the engine's topics; default the engine's),
+ *   ENGINE_INGRESS (optional: an ingress file the engine loads, as `logbook dev --ingress FILE`),
  *   BENCH_ACTIVITY_LOG (a file the bench activity appends its executions to; see test/bench/workflows/activities.ts)
  * Prints `READY <endpoint>` once serving.
  */
@@ -29,6 +30,7 @@ import * as benchActivities from '../bench/workflows/activities.js';
 import * as resumableActivities from './resumable-activities.js';
 import type { HistoryFetcher } from '../../sdk/worker/workflow-worker.js';
 import type { WorkerConnection } from '../../sdk/worker/worker-connection.js';
+import { loadIngressFile } from '../../processors/ingress/ingress-file.js';
 
 // The test that started this process holds our stdin; when it goes away, so do we.
 process.stdin.on('end', () => process.exit(1));
@@ -118,7 +120,9 @@ if (role === 'workers') {
     // `SHARD <n> <STATE> <the move>`: tests read when a shard runs and why one failed.
     onShardTransition: (t) => console.log(`SHARD ${t.shard} ${t.to} ${transitionLine(t)}`),
     onBatch: (shard, result) => metrics.recordBatch(shard, result),
+    ...(process.env.ENGINE_INGRESS ? { ingress: loadIngressFile(process.env.ENGINE_INGRESS), ingressObserver: metrics.ingressObserver() } : {}),
   });
+  metrics.watchIngress(() => engine.ingress?.sources ?? []);
   server.on('request', createHttpApp({ engine, metrics: metrics.registry, selfEndpoint: endpoint }));
   const workers = role === 'both' ? await startWorkers(engine.workerConnection(), engineHistoryFetcher(engine)) : [];
   process.on('SIGTERM', async () => {
