@@ -4,6 +4,7 @@ import { topicCatalog, workflowKey, type TopicCatalog } from '../topics/catalog.
 import { LogbookError } from '../topics/errors.js';
 import type { Log } from '../topics/log/log.js';
 import { openLog, type LogLocation } from '../topics/log/open-log.js';
+import { defaultClientId } from '../topics/log/client-id.js';
 import { defaultDataConverter, type DataConverter } from '../topics/payload/index.js';
 import type { HistoryEvent } from '../topics/schemas/history-event/index.js';
 import type { MutableStateSnapshot } from '../topics/schemas/mutable-state-snapshot/index.js';
@@ -138,7 +139,7 @@ export class Engine {
     const serde = options.serde ?? new SingleObjectSerde();
     const dataConverter = options.dataConverter ?? defaultDataConverter;
     await mkdir(options.dataDirectory, { recursive: true });
-    const opened = await openLog(options.log);
+    const opened = await openLog(options.log.kind === 'kafka' ? { ...options.log, clientId: options.log.clientId ?? defaultClientId('engine') } : options.log);
     const log = options.wrapLog ? options.wrapLog(opened) : opened;
     let namespaces: NamespaceRegistry | undefined;
     try {

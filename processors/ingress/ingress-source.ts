@@ -1,3 +1,4 @@
+import { consumerLag } from '../../topics/log/consumer-lag.js';
 import type { GroupConsumer, Log } from '../../topics/log/log.js';
 import type { IngressMapping } from './ingress-mapping.js';
 import { PartitionPump, type IngressBatch } from './partition-pump.js';
@@ -62,16 +63,15 @@ export class IngressSource {
   }
 
   /**
-   * Records of the source partitions this node pumps that are not yet committed: the log's end
-   * minus the committed position, per partition.
+   * Records of the source partitions this node pumps that are not yet committed past, per
+   * partition (transaction markers of a transactional source are not counted).
    */
   async lag(): Promise<Map<number, number>> {
     const lags = new Map<number, number>();
     for (const [partition, pump] of this.pumps) {
       const position = pump.committedPosition();
       if (position === undefined) continue;
-      const end = await this.settings.log.endOffset(this.settings.mapping.sourceTopic, partition);
-      lags.set(partition, Math.max(0, end - position));
+      lags.set(partition, (await consumerLag(this.settings.log, this.settings.mapping.sourceTopic, partition, position)).records);
     }
     return lags;
   }

@@ -30,6 +30,14 @@ export class OffsetTracker {
     return lowest;
   }
 
+  /**
+   * Moves the committable position up to `offset` when nothing is in flight: the offsets before it
+   * hold nothing left to run (only transaction markers), so a restart may begin there.
+   */
+  skipTo(offset: number): void {
+    if (this.inFlight.size === 0) this.highestSeen = Math.max(this.highestSeen, offset - 1);
+  }
+
   get size(): number {
     return this.inFlight.size;
   }

@@ -1,3 +1,4 @@
+import { consumerLag } from '../../topics/log/consumer-lag.js';
 import type { GroupConsumer, Log, LogRecord } from '../../topics/log/log.js';
 import { OffsetTracker } from './offset-tracker.js';
 import { TaskHandedBackError } from './task-handed-back-error.js';
@@ -79,12 +80,23 @@ export class TaskConsumer {
     return this.consumer?.assignment().length ?? 0;
   }
 
+  /**
+   * Reports each owned partition's true lag (records not yet consumed, transaction markers not
+   * counted). A partition with nothing left to run has its position committed past the markers at
+   * its end, so the group's committed lag is 0 there too, in `kafka-consumer-groups` as in the metric.
+   */
   private async sampleLag(): Promise<void> {
     const { log, topic, onLag } = this.options;
     for (const [partition, tracker] of this.trackers) {
-      const end = await log.endOffset(topic, partition).catch(() => undefined);
       const position = tracker.committable() ?? this.startPositions.get(partition);
-      if (end !== undefined && position !== undefined) onLag!(topic, partition, Math.max(0, end - position));
+      if (position === undefined) continue;
+      const lag = await consumerLag(log, topic, partition, position).catch(() => undefined);
+      if (!lag) continue;
+      onLag!(topic, partition, lag.records);
+      if (lag.records === 0 && lag.endOffset > position && tracker.size === 0) {
+        tracker.skipTo(lag.endOffset);
+        await this.commit(partition);
+      }
     }
   }
 

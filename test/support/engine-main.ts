@@ -20,6 +20,7 @@ import { EngineMetrics } from '../../gateway/metrics.js';
 import { engineHistoryFetcher, gatewayHistoryFetcher } from '../../gateway/engine-history-fetcher.js';
 import { topicCatalog } from '../../topics/catalog.js';
 import { openLog } from '../../topics/log/open-log.js';
+import { defaultClientId } from '../../topics/log/client-id.js';
 import { resolveReplication } from '../../topics/replication.js';
 import { defaultDataConverter } from '../../topics/payload/index.js';
 import { SingleObjectSerde } from '../../topics/serde/index.js';
@@ -99,7 +100,7 @@ function failoverHistoryFetcher(endpoints: readonly string[]): HistoryFetcher {
 }
 
 if (role === 'workers') {
-  const log = await openLog({ kind: 'kafka', brokers });
+  const log = await openLog({ kind: 'kafka', brokers, clientId: defaultClientId('worker') });
   // The task topics a worker creates get the replication the engine would give them.
   const replication = await resolveReplication(log.admin, replicationFactor ? { replicationFactor } : {});
   const connection = { log, catalog: topicCatalog({ prefix, shards, ...replication }), serde: new SingleObjectSerde(), dataConverter: defaultDataConverter };

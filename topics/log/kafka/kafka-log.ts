@@ -1,3 +1,4 @@
+import { defaultClientId } from '../client-id.js';
 import type { Admin, ISocketFactory, Message, Producer as KafkaProducer } from 'kafkajs';
 import { Kafka, logLevel as KafkaLogLevel } from './kafkajs.js';
 import { LogbookError } from '../../errors.js';
@@ -38,6 +39,7 @@ export interface KafkaFaultInjection {
 /** Options of the Kafka log. */
 export interface KafkaLogOptions {
   readonly brokers: readonly string[];
+  /** The client id the brokers see; default `logbook-client-<host>-<pid>` (see `defaultClientId`). */
   readonly clientId?: string;
   readonly maxRecordBytes: number;
   /** Per-partition fetch size; must exceed the largest record. */
@@ -72,7 +74,7 @@ export class KafkaLog implements Log {
     this.maxRecordBytes = options.maxRecordBytes;
     this.maxBytesPerPartition = options.maxBytesPerPartition ?? Math.max(4 * 1024 * 1024, options.maxRecordBytes * 2);
     this.kafka = new Kafka({
-      clientId: options.clientId ?? 'logbook',
+      clientId: options.clientId ?? defaultClientId('client'),
       brokers: [...options.brokers],
       logLevel: options.verbose ? KafkaLogLevel.INFO : KafkaLogLevel.NOTHING,
       retry: { initialRetryTime: 100, retries: 8 },
