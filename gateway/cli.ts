@@ -4,6 +4,7 @@
  *   tsx gateway/cli.ts dev [--port 8233] [--host 127.0.0.1] [--advertise URL] [--data .data] [--shards 8]
  *                          [--kafka host:port,…] [--replication-factor N] [--min-insync-replicas N]
  *                          [--no-worker] [--require-namespaces] [--ingress FILE]
+ *   tsx gateway/cli.ts schemas export DIR
  *
  * `dev` runs one engine node with its HTTP gateway, UI and metrics, plus the example workers
  * (order and travel workflows), on the embedded log by default; `--kafka` (or LOGBOOK_KAFKA_BROKERS)
@@ -13,8 +14,9 @@
  * (or LOGBOOK_INGRESS) loads ingress mappings that turn records of business topics into workflow
  * starts and signals (README "Ingress from business topics").
  */
+import { mkdir, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Engine } from './engine.js';
 import { createHttpApp } from './http-app.js';
@@ -25,6 +27,7 @@ import { ScheduleWorkers } from './schedules/schedule-workers.js';
 import { startShardLagSampler } from './shard-lag-sampler.js';
 import { stopTaskBridges } from './task-endpoints/task-bridges.js';
 import { loadIngressFile } from '../processors/ingress/ingress-file.js';
+import { avscFiles } from '../topics/schemas/avsc-files.js';
 
 async function dev(argv: string[]): Promise<void> {
   const { values } = parseArgs({
@@ -130,13 +133,31 @@ function optionalEntry<K extends string>(key: K, value: number | undefined): Par
   return value === undefined ? {} : ({ [key]: value } as Record<K, number>);
 }
 
+/** `schemas export DIR`: writes the published contract (every schema version as .avsc, and index.json). */
+async function schemas(argv: string[]): Promise<void> {
+  const [verb, directory, ...extra] = argv;
+  if (verb !== 'export' || !directory || extra.length > 0) {
+    console.error('usage: logbook schemas export DIR');
+    process.exit(2);
+  }
+  const target = resolve(directory);
+  await mkdir(target, { recursive: true });
+  const files = avscFiles();
+  for (const file of files) await writeFile(join(target, file.name), file.text);
+  console.log(`wrote ${files.length - 1} schemas and index.json to ${target}`);
+}
+
+const fail = (error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+};
 const [command, ...rest] = process.argv.slice(2);
 if (command === 'dev') {
-  dev(rest).catch((error: unknown) => {
-    console.error(error instanceof Error ? error.message : error);
-    process.exit(1);
-  });
+  dev(rest).catch(fail);
+} else if (command === 'schemas') {
+  schemas(rest).catch(fail);
 } else {
+  console.error('usage: logbook schemas export DIR');
   console.error('usage: logbook dev [--port 8233] [--host 127.0.0.1] [--advertise URL] [--data .data] [--shards 8] [--kafka host:port,…] [--replication-factor N] [--min-insync-replicas N] [--no-worker] [--require-namespaces] [--ingress FILE]');
   process.exit(2);
 }
