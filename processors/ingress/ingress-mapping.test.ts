@@ -46,11 +46,12 @@ test('each broken option is refused with a message naming the mapping and the ru
   assert.throws(() => parseIngressMappings(null, () => null), /"mappings" array/);
 });
 
-test('an Avro schema file that cannot be read is refused at load, naming the file and the cause', () => {
+test('an Avro schema file that cannot be read, or is not a schema, is refused at load, naming the file and the cause', () => {
   assert.throws(
     () => parse({ ...base, format: 'avro', avroSchemaFile: 'missing.avsc' }, () => { throw new Error('ENOENT: no such file'); }),
     /avroSchemaFile 'missing.avsc' cannot be read: ENOENT/,
   );
+  assert.throws(() => parse({ ...base, format: 'avro', avroSchemaFile: 'odd.avsc' }, () => ({ type: 'record' })), /avroSchemaFile 'odd.avsc' is not an Avro schema/);
 });
 
 test('value sources read the key, the whole value, dotted fields through arrays, headers and constants, and name what is missing', () => {

@@ -1,3 +1,4 @@
+import avro from 'avsc';
 import type { WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '../../topics/schemas/common/v1-enums.js';
 import { InvalidArgumentError, namespaceProblem, oneOfProblem, topicNamePartProblem } from '../../topics/validation/index.js';
 import { normalisedSource, valueSourceProblem, type ValueSource } from './value-source.js';
@@ -112,6 +113,11 @@ function parseMapping(entry: unknown, index: number, readSchema: (path: string) 
       avroSchema = readSchema(raw.avroSchemaFile as string);
     } catch (error) {
       fail(`avroSchemaFile '${String(raw.avroSchemaFile)}' cannot be read: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    try {
+      avro.Type.forSchema(avroSchema as avro.Schema);
+    } catch (error) {
+      fail(`avroSchemaFile '${String(raw.avroSchemaFile)}' is not an Avro schema: ${error instanceof Error ? error.message : String(error)}`);
     }
   } else {
     fail(raw.avroSchemaFile === undefined ? null : "'avroSchemaFile' is only for format 'avro'");

@@ -35,6 +35,8 @@ export class IngressSource {
   private readonly stopping = new Set<Promise<void>>();
   private readonly consumer: GroupConsumer;
   private readonly mapper: RecordMapper;
+  private rejoining: Promise<void> | undefined;
+  private stopped = false;
 
   private constructor(private readonly settings: IngressSourceSettings) {
     this.mapper = new RecordMapper(settings.mapping, settings.target);
@@ -49,10 +51,14 @@ export class IngressSource {
   /** Joins the mapping's group; pumps start as partitions are assigned. */
   static async start(settings: IngressSourceSettings): Promise<IngressSource> {
     const source = new IngressSource(settings);
-    await source.consumer.start({
+    const started = source.consumer.start({
       onRevoked: (partitions) => partitions.forEach((p) => source.stopPump(p)),
       onAssigned: (partitions) => partitions.forEach((p) => source.startPump(p)),
       onStopped: () => [...source.pumps.keys()].forEach((p) => source.stopPump(p)),
+    });
+    await started.catch(async (error: unknown) => {
+      await source.consumer.stop().catch(() => undefined);
+      throw error;
     });
     return source;
   }
@@ -77,6 +83,7 @@ export class IngressSource {
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
     for (const partition of [...this.pumps.keys()]) this.stopPump(partition);
     await Promise.all([...this.stopping]);
     await this.consumer.stop();
@@ -97,8 +104,24 @@ export class IngressSource {
       onError: (p, error) => s.observer?.onError?.(s.mapping, p, error),
       // Another member fenced a partition this member still holds: ownership is in doubt, so
       // give every partition back and let the coordinator hand them out again.
-      onFenced: () => void this.consumer.rejoin().catch((error: unknown) => s.observer?.onError?.(s.mapping, partition, error)),
+      onFenced: () => this.rejoinOnce(partition),
     }));
+  }
+
+  /** One rejoin at a time, however many pumps were fenced at once; a failed one is tried again. */
+  private rejoinOnce(partition: number): void {
+    if (this.rejoining) return;
+    this.rejoining = (async () => {
+      for (let pause = 1_000; ; pause = Math.min(pause * 2, 30_000)) {
+        try {
+          return await this.consumer.rejoin();
+        } catch (error) {
+          if (this.stopped) return;
+          this.settings.observer?.onError?.(this.settings.mapping, partition, error);
+          await new Promise((r) => setTimeout(r, pause));
+        }
+      }
+    })().finally(() => (this.rejoining = undefined));
   }
 
   private stopPump(partition: number): void {

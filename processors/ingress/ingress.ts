@@ -36,6 +36,9 @@ export class Ingress {
     const missing = mappings.find((m) => !existing.has(m.sourceTopic));
     if (missing) throw new InvalidArgumentError(`ingress mapping '${missing.name}': source topic '${missing.sourceTopic}' does not exist (the ingress reads it, it does not create it)`);
     const deadLetterOf = (m: IngressMapping) => m.deadLetterTopic ?? catalog.ingressNames(m.name).deadLetter;
+    // Raw business bytes must never land in a topic the engine reads.
+    const engineTopic = mappings.find((m) => m.deadLetterTopic !== null && m.deadLetterTopic.startsWith(`${catalog.prefix}.`) && !m.deadLetterTopic.startsWith(`${catalog.prefix}.ingress.`));
+    if (engineTopic) throw new InvalidArgumentError(`ingress mapping '${engineTopic.name}': deadLetterTopic '${engineTopic.deadLetterTopic}' is one of the engine's topics ('${catalog.prefix}.*'); use another name, or leave it out for '${catalog.ingressNames(engineTopic.name).deadLetter}'`);
     await log.admin.createTopics(mappings.map((m) => catalog.ingressDeadLetterSpec(deadLetterOf(m))));
     const sources: IngressSource[] = [];
     try {

@@ -31,6 +31,16 @@ export interface PumpSettings {
 
 /** How long a pump waits after a failed batch before it re-fences and reads its position again. */
 const RETRY_DELAY_MS = 1_000;
+const MAX_RETRY_DELAY_MS = 30_000;
+
+/** Runs an observer callback; an observer that throws must not stop the pump. */
+function report(callback: () => void): void {
+  try {
+    callback();
+  } catch {
+    // The observer's own failure has nowhere better to go.
+  }
+}
 
 /**
  * Moves one source partition into the command topic, exactly once: each batch of records is
@@ -45,6 +55,8 @@ export class PartitionPump {
   private producer: TransactionalProducer | undefined;
   /** The next source offset this pump will commit past; undefined until it has read the group's. */
   private position: number | undefined;
+  /** Set once a producer was opened: later ones are re-fences after a failure. */
+  private failedBefore = false;
 
   constructor(
     readonly partition: number,
@@ -66,20 +78,23 @@ export class PartitionPump {
 
   private async run(): Promise<void> {
     const signal = this.stopping.signal;
+    let failures = 0;
     while (!signal.aborted) {
       try {
         await this.pumpOnce(signal);
+        failures = 0;
       } catch (error) {
         if (signal.aborted) break;
         await this.producer?.close().catch(() => undefined);
         this.producer = undefined;
         this.position = undefined;
         if (error instanceof FencedError) {
-          this.settings.onFenced(this.partition);
+          report(() => this.settings.onFenced(this.partition));
           break;
         }
-        this.settings.onError(this.partition, error);
-        await sleep(RETRY_DELAY_MS, undefined, { signal }).catch(() => undefined);
+        report(() => this.settings.onError(this.partition, error));
+        await sleep(Math.min(RETRY_DELAY_MS * 2 ** failures++, MAX_RETRY_DELAY_MS), undefined, { signal }).catch(() => undefined);
+        continue;
       }
     }
     await this.producer?.close().catch(() => undefined);
@@ -88,10 +103,24 @@ export class PartitionPump {
 
   private async pumpOnce(signal: AbortSignal): Promise<void> {
     const s = this.settings;
-    if (!this.producer) this.producer = await s.log.transactionalProducer(s.transactionalId);
+    if (!this.producer) {
+      // After a failure, fence only while the group still gives this member the partition: a member
+      // that lost it without noticing must not fence its new owner.
+      if (this.failedBefore) {
+        await s.consumer.confirmMembership(signal);
+        if (signal.aborted || !s.consumer.assignment().includes(this.partition)) return;
+      }
+      this.failedBefore = true;
+      this.producer = await s.log.transactionalProducer(s.transactionalId);
+    }
+    if (signal.aborted) return;
     if (this.position === undefined) {
-      // Read after fencing: the previous owner's transaction is finished, so its position is final.
+      // Read after fencing: the previous owner's open transaction was aborted, so the position is
+      // the last committed one. (Kafka applies a just-committed transaction's offsets moments after
+      // its markers; a record read again in that window makes the same command, which the shard
+      // deduplicates by its request id.)
       const positions = await s.consumer.committedPositions(this.partition);
+      if (signal.aborted) return;
       this.position = positions[s.sourceTopic] ?? 0;
       s.consumer.seek(this.partition, { [s.sourceTopic]: this.position });
     }

@@ -65,11 +65,14 @@ export class RecordMapper {
     }
     const problem = commandProblem(command);
     if (problem) return deadLetter('INGRESS_INVALID_COMMAND', problem);
-    const out: OutgoingRecord = {
-      topic: this.target.commandTopic,
-      key: workflowKey(command.namespace, command.workflowId),
-      value: await this.target.serde.encode(commandCodec, command, this.target.commandTopic),
-    };
+    let value: Buffer;
+    try {
+      value = await this.target.serde.encode(commandCodec, command, this.target.commandTopic);
+    } catch (error) {
+      // A value the rules let through but the schema cannot carry must not stall the partition.
+      return deadLetter('INGRESS_INVALID_COMMAND', `the command cannot be encoded: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    const out: OutgoingRecord = { topic: this.target.commandTopic, key: workflowKey(command.namespace, command.workflowId), value };
     const size = recordSize(out);
     if (size > this.target.maxRecordBytes) return deadLetter('INGRESS_TOO_LARGE', `the command would be ${size} bytes, over the limit of ${this.target.maxRecordBytes}`);
     return { kind: 'command', record: out };

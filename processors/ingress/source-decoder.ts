@@ -40,12 +40,12 @@ function decodeJson(bytes: Buffer): unknown {
 }
 
 /**
- * An Avro value as JSON can carry it to the workflow: bytes and fixed as base64 strings, longs
- * beyond 2^53 as decimal strings, records as plain objects.
+ * An Avro value as JSON can carry it to the workflow: bytes and fixed as base64 strings, maps and
+ * records as plain objects. (avsc refuses longs beyond ±2^53 when decoding, so such a record is
+ * dead-lettered.)
  */
 function jsonSafe(value: unknown): unknown {
   if (Buffer.isBuffer(value)) return value.toString('base64');
-  if (typeof value === 'bigint') return Number.isSafeInteger(Number(value)) ? Number(value) : value.toString();
   if (Array.isArray(value)) return value.map(jsonSafe);
   if (value instanceof Map) return Object.fromEntries([...value].map(([k, v]) => [k, jsonSafe(v)]));
   if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, jsonSafe(v)]));

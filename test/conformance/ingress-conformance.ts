@@ -138,6 +138,15 @@ export function ingressConformance(backend: 'kafka' | 'embedded'): void {
     }
   });
 
+  test('a mapping whose source topic does not exist, or whose dead letters would go to an engine topic, is refused at start naming the mapping', async () => {
+    const log = t.engine.log;
+    const source = uniqueName('present');
+    await log.admin.createTopics([sourceSpec(source, 1)]);
+    const fields = { name: uniqueName('refused'), action: 'start', workflowId: { from: 'key' }, workflowType: 'acceptOrder', taskQueue: queue };
+    await assert.rejects(startIngress([mapping({ ...fields, sourceTopic: uniqueName('absent') })]), /source topic '.*' does not exist/);
+    await assert.rejects(startIngress([mapping({ ...fields, sourceTopic: source, deadLetterTopic: t.engine.catalog.commands })]), /is one of the engine's topics/);
+  });
+
   test('signal-with-start records start a run and deliver the value as its signal; signal records reach the open run', async () => {
     const log = t.engine.log;
     const [starts, signals] = [uniqueName('payments'), uniqueName('refunds')];
