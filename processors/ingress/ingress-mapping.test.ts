@@ -24,7 +24,8 @@ test('a minimal start mapping gets the documented defaults: JSON values, namespa
 test('each broken option is refused with a message naming the mapping and the rule', () => {
   refused({ ...base, action: 'launch' }, /ingress mapping 'orders': action must be one of start, signalWithStart, signal/);
   refused({ ...base, name: 'has space' }, /name 'has space' may contain only/);
-  refused({ ...base, sourceTopic: 'bad topic!' }, /sourceTopic "bad topic!" is not a Kafka topic name/);
+  refused({ ...base, sourceTopic: 'bad topic!' }, /sourceTopic 'bad topic!' is not a Kafka topic name/);
+  refused({ ...base, sourceTopic: 't'.repeat(250) }, /not a Kafka topic name \(1–249/);
   refused({ ...base, sourceTopic: '..' }, /not a Kafka topic name/);
   refused({ ...base, workflowId: undefined }, /'workflowId' is required/);
   refused({ ...base, workflowId: { field: 'a..b' } }, /dotted path/);

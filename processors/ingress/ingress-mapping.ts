@@ -1,6 +1,6 @@
 import avro from 'avsc';
 import type { WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '../../topics/schemas/common/v1-enums.js';
-import { InvalidArgumentError, namespaceProblem, oneOfProblem, topicNamePartProblem } from '../../topics/validation/index.js';
+import { InvalidArgumentError, namespaceProblem, oneOfProblem, topicNamePartProblem, topicNameProblem } from '../../topics/validation/index.js';
 import { normalisedSource, valueSourceProblem, type ValueSource } from './value-source.js';
 
 /**
@@ -141,13 +141,6 @@ function parseMapping(entry: unknown, index: number, readSchema: (path: string) 
     workflowIdReusePolicy: reuse as WorkflowIdReusePolicy,
     deadLetterTopic: (raw.deadLetterTopic as string | undefined) ?? null,
   };
-}
-
-/** Why `value` cannot name a Kafka topic (its legal characters, at most 249 of them), or null. */
-function topicNameProblem(value: unknown, field: string): string | null {
-  if (typeof value !== 'string' || value === '') return `${field} must be a non-empty topic name`;
-  if (!/^[A-Za-z0-9._-]{1,249}$/.test(value) || value === '.' || value === '..') return `${field} ${JSON.stringify(value)} is not a Kafka topic name (letters, digits, '.', '_' and '-', at most 249)`;
-  return null;
 }
 
 function sourcesProblem(value: unknown, field: string): string | null {

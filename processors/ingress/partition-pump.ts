@@ -55,8 +55,8 @@ export class PartitionPump {
   private producer: TransactionalProducer | undefined;
   /** The next source offset this pump will commit past; undefined until it has read the group's. */
   private position: number | undefined;
-  /** Set once a producer was opened: later ones are re-fences after a failure. */
-  private failedBefore = false;
+  /** Set once a producer was opened: any later one is a re-fence after a failure. */
+  private openedBefore = false;
 
   constructor(
     readonly partition: number,
@@ -106,11 +106,11 @@ export class PartitionPump {
     if (!this.producer) {
       // After a failure, fence only while the group still gives this member the partition: a member
       // that lost it without noticing must not fence its new owner.
-      if (this.failedBefore) {
+      if (this.openedBefore) {
         await s.consumer.confirmMembership(signal);
         if (signal.aborted || !s.consumer.assignment().includes(this.partition)) return;
       }
-      this.failedBefore = true;
+      this.openedBefore = true;
       this.producer = await s.log.transactionalProducer(s.transactionalId);
     }
     if (signal.aborted) return;

@@ -13,6 +13,7 @@ import { startEngineProcess, type EngineProcess } from '../support/engine-proces
 import { readHistories } from '../support/history-audit.js';
 import { kafkaBrokers, uniqueName, waitFor } from '../support/test-env.js';
 import { readAll } from '../conformance/log-conformance.js';
+import { ingressCaughtUp } from '../conformance/ingress-conformance.js';
 
 /**
  * The ingress acceptance test: a plain producer writes business records while engine nodes that
@@ -111,11 +112,7 @@ for (const format of [json, avroFormat]) {
       }
       nodes.push(...(await Promise.all(replacements)));
 
-      await waitFor('the ingress group to commit the end of every source partition', async () => {
-        const committed = await log.admin.groupOffsets(catalog.ingressNames('orders').groupId, source);
-        for (let p = 0; p < SOURCE_PARTITIONS; p++) if ((committed.get(p) ?? 0) !== (await log.endOffset(source, p))) return false;
-        return true;
-      }, 240_000);
+      await ingressCaughtUp(log, catalog.ingressNames('orders').groupId, source, SOURCE_PARTITIONS, 240_000);
 
       const starts = await waitFor(`${GOOD} workflows started`, async () => {
         const histories = await readHistories(log, catalog);

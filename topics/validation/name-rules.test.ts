@@ -11,6 +11,7 @@ import {
   namespaceProblem,
   TASK_TOPIC_FIXED_LENGTH,
   taskQueueProblem,
+  topicNameProblem,
   topicPrefixProblem,
   utf8Length,
 } from './name-rules.js';
@@ -41,6 +42,15 @@ test('the topic catalog refuses a bad namespace or task queue with the shared ru
   assert.throws(() => catalog.taskTopics('ns', '../../q'), /task queue '\.\.\/\.\.\/q' may contain only/);
   assert.equal(topicPrefixProblem('acme.logbook'), null);
   assert.match(topicPrefixProblem('acme/logbook') ?? '', /may contain only letters, digits, '\.', '_' and '-'/);
+});
+
+test('a whole topic name takes Kafka\'s characters and length, and refuses the dot segments, empty and non-string values', () => {
+  assert.equal(topicNameProblem('shop.orders_v2-eu', 'sourceTopic'), null);
+  assert.equal(topicNameProblem('t'.repeat(MAX_TOPIC_NAME_LENGTH), 'sourceTopic'), null);
+  assert.match(topicNameProblem('t'.repeat(MAX_TOPIC_NAME_LENGTH + 1), 'sourceTopic') ?? '', /is not a Kafka topic name \(1–249/);
+  for (const bad of ['.', '..', 'a b', 'orders/eu', 'ünï']) assert.match(topicNameProblem(bad, 'sourceTopic') ?? '', /^sourceTopic '.*' is not a Kafka topic name/);
+  assert.equal(topicNameProblem('', 'sourceTopic'), 'sourceTopic must be a non-empty topic name');
+  assert.equal(topicNameProblem(7, 'sourceTopic'), 'sourceTopic must be a non-empty topic name');
 });
 
 test('an identifier is non-empty, at most 1000 bytes of UTF-8, free of control characters and valid Unicode', () => {

@@ -61,6 +61,15 @@ export function taskQueueProblem(value: unknown, field = 'taskQueue'): string | 
   return topicNamePartProblem(field, value, MAX_TASK_QUEUE_LENGTH);
 }
 
+/** Why `value` cannot name a whole Kafka topic (a business topic the engine reads, a dead-letter topic), or null. */
+export function topicNameProblem(value: unknown, field: string): string | null {
+  if (typeof value !== 'string' || value === '') return `${field} must be a non-empty topic name`;
+  if (!PREFIX.test(value) || value === '.' || value === '..' || value.length > MAX_TOPIC_NAME_LENGTH) {
+    return `${field} '${shown(value)}' is not a Kafka topic name (1–${MAX_TOPIC_NAME_LENGTH} letters, digits, '.', '_' or '-', not '.' or '..')`;
+  }
+  return null;
+}
+
 /** Why `value` cannot prefix the topic names, or null (dots are allowed: `acme.logbook`). */
 export function topicPrefixProblem(value: unknown): string | null {
   if (typeof value !== 'string' || value.length === 0) return 'topic prefix must be a non-empty string';
