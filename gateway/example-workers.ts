@@ -6,7 +6,10 @@ import type { Engine } from './engine.js';
 import { engineHistoryFetcher } from './engine-history-fetcher.js';
 import type { EngineMetrics } from './metrics.js';
 
-/** Starts in-process workers for the example workflows: `orders` and `travel` task queues. */
+/**
+ * Starts in-process workers for the example workflows: the `orders`, `travel` and `polyglot` task
+ * queues (the last one's activities run in the Python worker of `examples/python`).
+ */
 export async function startExampleWorkers(engine: Engine, metrics: EngineMetrics): Promise<Worker[]> {
   const connection = engine.workerConnection();
   const history = engineHistoryFetcher(engine);
@@ -27,6 +30,13 @@ export async function startExampleWorkers(engine: Engine, metrics: EngineMetrics
       taskQueue: 'travel',
       workflowsPath: fileURLToPath(new URL('../examples/travel/workflows.ts', import.meta.url)),
       activities: travelActivities,
+      history,
+      ...hooks,
+    }),
+    new Worker(connection, {
+      taskQueue: 'polyglot',
+      workflowsPath: fileURLToPath(new URL('../examples/polyglot/workflows.ts', import.meta.url)),
+      activities: {},
       history,
       ...hooks,
     }),

@@ -62,9 +62,9 @@ interface RawTask {
   input?: Array<{ data: { $b64: string } }>;
 }
 
-async function pollUntilTask(h: Harness, path: string, identity: string): Promise<{ taskToken: string; task: RawTask }> {
+async function pollUntilTask(h: Harness, path: string, identity: string, options: { decodePayloads?: boolean } = {}): Promise<{ taskToken: string; task: RawTask }> {
   for (let i = 0; i < 10; i++) {
-    const polled = await h.post(path, { identity, waitMs: 5_000 });
+    const polled = await h.post(path, { identity, waitMs: 5_000, ...options });
     if (polled.status === 200) return polled.json as { taskToken: string; task: RawTask };
     assert.equal(polled.status, 204, JSON.stringify(polled.json));
   }
@@ -125,6 +125,33 @@ test('a worker speaking only HTTP runs a workflow with one activity to completio
     assert.equal(reply?.kind, 'Result', JSON.stringify(reply));
     assert.equal(reply.executionStatus, 'Completed');
     assert.deepEqual(h.engine.dataConverter.fromPayload(reply.payload!), { greeting: 'Hello, Ada' });
+  } finally {
+    await h.close();
+  }
+});
+
+test('an activity poll with decodePayloads hands over the arguments as JSON values, and bytes that are not JSON as $b64', async () => {
+  const h = await harness();
+  try {
+    const queue = 'decoded-queue';
+    await h.engine.client.start({ workflowId: 'decoded-1', workflowType: 'greet', taskQueue: queue, args: [] });
+    const first = await pollUntilTask(h, `${queue}/workflow-tasks/poll`, 'w');
+    const bytes = { metadata: { encoding: { $b64: Buffer.from('binary/plain').toString('base64') } }, data: { $b64: Buffer.from([0xff, 0x00]).toString('base64') } };
+    const input = [jsonPayload({ name: 'Ada', tags: ['x'] }), jsonPayload(null), bytes];
+    const schedule = { type: 'ScheduleActivityTask', activityId: '1', activityType: 'greet', taskQueue: null, header: { trace: jsonPayload('t-1') }, input, scheduleToCloseTimeoutMs: null, scheduleToStartTimeoutMs: null, startToCloseTimeoutMs: 10_000, heartbeatTimeoutMs: null, retryPolicy: null };
+    assert.equal((await h.post(`${queue}/workflow-tasks/complete`, { taskToken: first.taskToken, commands: [schedule] })).status, 202);
+
+    const refused = await h.post(`${queue}/activity-tasks/poll`, { identity: 'w', waitMs: 10, decodePayloads: 'yes' });
+    assert.equal(refused.status, 400);
+    assert.match(String(refused.json?.message), /'decodePayloads' must be true or false/);
+
+    const activity = await pollUntilTask(h, `${queue}/activity-tasks/poll`, 'w', { decodePayloads: true });
+    const task = activity.task as unknown as { input: unknown[]; header: Record<string, unknown>; heartbeatDetails: unknown; activityType: string };
+    assert.deepEqual(task.input, [{ name: 'Ada', tags: ['x'] }, null, { $b64: '/wA=' }]);
+    assert.deepEqual(task.header, { trace: 't-1' });
+    assert.equal(task.heartbeatDetails, null);
+    assert.equal(task.activityType, 'greet');
+    assert.equal((await h.post(`${queue}/activity-tasks/complete`, { taskToken: activity.taskToken, result: 'ok' })).status, 202);
   } finally {
     await h.close();
   }

@@ -9,7 +9,9 @@ import { rawView } from '../http-app.js';
 import type { Handout, TaskBridge } from './task-bridge.js';
 import { taskBridges } from './task-bridges.js';
 import { decodeTaskToken, encodeTaskToken, type TaskKind, type TaskTokenData } from './task-token.js';
-import { bodyOf, failureOf, fromRawView, invalid, optionalPayload, rawPayload, waitMsOf } from './wire-values.js';
+import { bodyOf, decodePayloadsOf, failureOf, fromRawView, invalid, optionalPayload, rawPayload, waitMsOf } from './wire-values.js';
+import { decodedActivityView } from './decoded-activity-view.js';
+import type { ActivityTask } from '../../topics/schemas/activity-task/index.js';
 
 const QUEUE = '/api/v1/namespaces/:namespace/task-queues/:taskQueue';
 /** Lease of a handed-out task without a start-to-close timeout of its own. */
@@ -42,7 +44,7 @@ export function taskRoutes(engine: Engine): Router {
     const deadline = Date.now() + waitMsOf(body.waitMs);
     const bridge = await withinWait(bridges.workflow(namespace, taskQueue), deadline);
     if (!bridge) return void res.status(204).end();
-    await handOut(bridge, 'workflow', identity, deadline, res, (task) => (task.startToCloseTimeoutMs > 0 ? task.startToCloseTimeoutMs : DEFAULT_LEASE_MS));
+    await handOut(bridge, 'workflow', identity, deadline, res, (task) => (task.startToCloseTimeoutMs > 0 ? task.startToCloseTimeoutMs : DEFAULT_LEASE_MS), rawView);
   });
 
   router.post(`${QUEUE}/workflow-tasks/complete`, async (req, res) => {
@@ -72,9 +74,11 @@ export function taskRoutes(engine: Engine): Router {
     const body = bodyOf(req.body);
     const identity = requireString(body.identity, 'identity');
     const deadline = Date.now() + waitMsOf(body.waitMs);
+    const decode = decodePayloadsOf(body.decodePayloads);
     const bridge = await withinWait(bridges.activity(namespace, taskQueue), deadline);
     if (!bridge) return void res.status(204).end();
-    await handOut(bridge, 'activity', identity, deadline, res, (task) => task.startToCloseTimeoutMs ?? DEFAULT_LEASE_MS);
+    const view = decode ? (task: ActivityTask) => decodedActivityView(task, converter) : rawView;
+    await handOut(bridge, 'activity', identity, deadline, res, (task) => task.startToCloseTimeoutMs ?? DEFAULT_LEASE_MS, view);
   });
 
   router.post(`${QUEUE}/activity-tasks/complete`, async (req, res) => {
@@ -113,7 +117,7 @@ export function taskRoutes(engine: Engine): Router {
    * claim holds the attempt: one attempt has one holder) is skipped and the poll goes on. A poller
    * that left before the claim gets nothing; its task goes to the next.
    */
-  async function handOut<T extends TaskRef>(bridge: TaskBridge<T>, kind: TaskKind, identity: string, deadline: number, res: Response, leaseMs: (task: T) => number): Promise<void> {
+  async function handOut<T extends TaskRef>(bridge: TaskBridge<T>, kind: TaskKind, identity: string, deadline: number, res: Response, leaseMs: (task: T) => number, view: (task: T) => unknown): Promise<void> {
     const left = new AbortController();
     const onClose = () => left.abort();
     res.once('close', onClose);
@@ -142,7 +146,7 @@ export function taskRoutes(engine: Engine): Router {
           return;
         }
         bridge.lease(handout, leaseMs(handout.task));
-        res.json({ taskToken: encodeTaskToken(token), task: rawView(handout.task) });
+        res.json({ taskToken: encodeTaskToken(token), task: view(handout.task) });
         return;
       }
     } finally {

@@ -70,6 +70,13 @@ export function waitMsOf(value: unknown): number {
   return Math.min(value, 60_000);
 }
 
+/** The activity poll's `decodePayloads` option: absent is false. */
+export function decodePayloadsOf(value: unknown): boolean {
+  if (value === undefined) return false;
+  if (typeof value !== 'boolean') throw invalid(`'decodePayloads' must be true or false`);
+  return value;
+}
+
 export function invalid(message: string): HttpError {
   return new HttpError(400, 'INVALID_ARGUMENT', message);
 }
