@@ -4,6 +4,9 @@
  *   tsx gateway/cli.ts dev [--port 8233] [--host 127.0.0.1] [--advertise URL] [--data .data] [--shards 8]
  *                          [--kafka host:port,…] [--replication-factor N] [--min-insync-replicas N]
  *                          [--no-worker] [--require-namespaces] [--ingress FILE]
+ *                          [--kafka-sasl-mechanism plain|scram-sha-256|scram-sha-512 --kafka-sasl-username U
+ *                           --kafka-sasl-password P] [--kafka-tls] [--kafka-tls-ca FILE]
+ *                          [--kafka-tls-cert FILE --kafka-tls-key FILE]
  *   tsx gateway/cli.ts schemas export DIR
  *
  * `dev` runs one engine node with its HTTP gateway, UI and metrics, plus the example workers
@@ -12,7 +15,8 @@
  * `min.insync.replicas` given (or LOGBOOK_REPLICATION_FACTOR / LOGBOOK_MIN_INSYNC_REPLICAS), by default
  * 3 and 2 on a cluster of three brokers or more and one copy per broker below that. `--ingress`
  * (or LOGBOOK_INGRESS) loads ingress mappings that turn records of business topics into workflow
- * starts and signals (README "Ingress from business topics").
+ * starts and signals (README "Ingress from business topics"). The `--kafka-sasl-*` and `--kafka-tls*`
+ * flags (or LOGBOOK_KAFKA_SASL_* and LOGBOOK_KAFKA_TLS*) secure every Kafka client of the node.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
@@ -28,6 +32,8 @@ import { startShardLagSampler } from './shard-lag-sampler.js';
 import { stopTaskBridges } from './task-endpoints/task-bridges.js';
 import { loadIngressFile } from '../processors/ingress/ingress-file.js';
 import { avscFiles } from '../topics/schemas/avsc-files.js';
+import { describeKafkaSecurity } from '../topics/log/kafka-security.js';
+import { KAFKA_SECURITY_FLAGS, kafkaSecurityFromFlags } from './kafka-security-flags.js';
 
 async function dev(argv: string[]): Promise<void> {
   const { values } = parseArgs({
@@ -47,8 +53,10 @@ async function dev(argv: string[]): Promise<void> {
       // Temporal's behaviour: calls in a namespace nobody registered get 404 NamespaceNotFound.
       'require-namespaces': { type: 'boolean', default: process.env.LOGBOOK_REQUIRE_NAMESPACES === '1' },
       ingress: { type: 'string', default: process.env.LOGBOOK_INGRESS ?? '' },
+      ...KAFKA_SECURITY_FLAGS,
     },
   });
+  const security = kafkaSecurityFromFlags(values);
   const ingress = values.ingress ? loadIngressFile(resolve(values.ingress)) : [];
   // Business topics live in the organisation's cluster; nothing outside this process can write the embedded log.
   if (ingress.length > 0 && !values.kafka) throw new Error('--ingress needs --kafka (or LOGBOOK_KAFKA_BROKERS): the ingress reads business topics from a Kafka cluster');
@@ -57,12 +65,13 @@ async function dev(argv: string[]): Promise<void> {
   const endpoint = values.advertise || `http://${values.host === '0.0.0.0' ? '127.0.0.1' : values.host}:${port}`;
   const data = resolve(values.data!);
   const kafka = values.kafka ? values.kafka.split(',') : undefined;
+  if (security && !kafka) throw new Error('the --kafka-sasl-* and --kafka-tls* settings need --kafka (or LOGBOOK_KAFKA_BROKERS): the embedded log has no network clients');
   const metrics = new EngineMetrics();
   const shardLog = shardLogLines((line) => console.error(line), metrics);
   const ingressMetrics = metrics.ingressObserver();
-  console.log(kafka ? `connecting to Kafka at ${kafka.join(', ')}…` : `starting the embedded engine in ${data}…`);
+  console.log(kafka ? `connecting to Kafka at ${kafka.join(', ')} (${describeKafkaSecurity(security)})…` : `starting the embedded engine in ${data}…`);
   const engine = await Engine.start({
-    log: kafka ? { kind: 'kafka', brokers: kafka } : { kind: 'embedded', directory: resolve(data, 'log') },
+    log: kafka ? { kind: 'kafka', brokers: kafka, ...(security ? { security } : {}) } : { kind: 'embedded', directory: resolve(data, 'log') },
     shards: Number(values.shards),
     replicationFactor: positiveFlag('--replication-factor (LOGBOOK_REPLICATION_FACTOR)', values['replication-factor']),
     minInsyncReplicas: positiveFlag('--min-insync-replicas (LOGBOOK_MIN_INSYNC_REPLICAS)', values['min-insync-replicas']),
@@ -158,6 +167,6 @@ if (command === 'dev') {
   schemas(rest).catch(fail);
 } else {
   console.error('usage: logbook schemas export DIR');
-  console.error('usage: logbook dev [--port 8233] [--host 127.0.0.1] [--advertise URL] [--data .data] [--shards 8] [--kafka host:port,…] [--replication-factor N] [--min-insync-replicas N] [--no-worker] [--require-namespaces] [--ingress FILE]');
+  console.error('usage: logbook dev [--port 8233] [--host 127.0.0.1] [--advertise URL] [--data .data] [--shards 8] [--kafka host:port,…] [--replication-factor N] [--min-insync-replicas N] [--no-worker] [--require-namespaces] [--ingress FILE] [--kafka-sasl-mechanism M --kafka-sasl-username U --kafka-sasl-password P] [--kafka-tls] [--kafka-tls-ca FILE] [--kafka-tls-cert FILE --kafka-tls-key FILE]');
   process.exit(2);
 }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { topicCatalog, workflowKey, type TopicCatalog } from '../topics/catalog.js';
 import { LogbookError } from '../topics/errors.js';
 import type { Log } from '../topics/log/log.js';
-import { openLog, type LogLocation } from '../topics/log/open-log.js';
+import { checkLogLocation, openLog, type LogLocation } from '../topics/log/open-log.js';
 import { defaultClientId } from '../topics/log/client-id.js';
 import { defaultDataConverter, type DataConverter } from '../topics/payload/index.js';
 import type { HistoryEvent } from '../topics/schemas/history-event/index.js';
@@ -139,6 +139,7 @@ export class Engine {
     const serde = options.serde ?? new SingleObjectSerde();
     const dataConverter = options.dataConverter ?? defaultDataConverter;
     await mkdir(options.dataDirectory, { recursive: true });
+    await checkLogLocation(options.log);
     const opened = await openLog(options.log.kind === 'kafka' ? { ...options.log, clientId: options.log.clientId ?? defaultClientId('engine') } : options.log);
     const log = options.wrapLog ? options.wrapLog(opened) : opened;
     let namespaces: NamespaceRegistry | undefined;

@@ -14,6 +14,7 @@ import { join, relative, sep } from 'node:path';
 import { PROJECT_ROOT, assembleKafka } from './kafka/assemble.js';
 import { startKafka, type RunningKafka } from './kafka/broker.js';
 import { reapOrphans } from './kafka/processes.js';
+import { securedListenerEnv } from './kafka/secured-listener.js';
 
 const TEST_ROOTS = ['topics', 'processors', 'state-stores', 'sdk', 'gateway', 'test'];
 /** node --test flags that take their value as the next argument. */
@@ -175,7 +176,7 @@ async function main(): Promise<number> {
       const log = (line: string) => console.log(line);
       const assembled = await assembleKafka({ onProgress: log });
       const t0 = Date.now();
-      kafka = await startKafka({ libDir: assembled.libDir, onProgress: log });
+      kafka = await startKafka({ libDir: assembled.libDir, secured: true, onProgress: log });
       if (interrupted) return 130;
       const startMs = Date.now() - t0;
       timings = `; Kafka ${kafka.version}: assembly ${seconds(assembled.elapsedMs)}${assembled.cached ? ' (cached)' : ''}, start ${seconds(startMs)}`;
@@ -184,6 +185,7 @@ async function main(): Promise<number> {
         LOGBOOK_KAFKA_BROKERS: kafka.brokers.join(','),
         LOGBOOK_KAFKA_VERSION: kafka.version,
         LOGBOOK_KAFKA_LIB: assembled.libDir,
+        ...(kafka.secured ? securedListenerEnv(kafka.secured) : {}),
       });
     }
     const result = await runNodeTest(files, passthrough, env);

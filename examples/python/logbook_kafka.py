@@ -28,9 +28,22 @@ def add_connection_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--schemas", default=None, help="a folder written by `schemas export` (default: the repository's topics/schemas/avsc)")
 
 
+def security_config(env: os._Environ = os.environ) -> dict:
+    """SASL and TLS from the variables the engine reads too (LOGBOOK_KAFKA_SASL_*, LOGBOOK_KAFKA_TLS*)."""
+    mechanism = env.get("LOGBOOK_KAFKA_SASL_MECHANISM", "").upper()
+    tls = env.get("LOGBOOK_KAFKA_TLS", "").lower() in ("1", "true", "yes", "on") or any(env.get(f"LOGBOOK_KAFKA_TLS_{k}") for k in ("CA", "CERT", "KEY"))
+    config: dict = {"security.protocol": ("SASL_SSL" if tls else "SASL_PLAINTEXT") if mechanism else ("SSL" if tls else "PLAINTEXT")}
+    if mechanism:
+        config.update({"sasl.mechanism": mechanism, "sasl.username": env["LOGBOOK_KAFKA_SASL_USERNAME"], "sasl.password": env["LOGBOOK_KAFKA_SASL_PASSWORD"]})
+    for variable, setting in (("LOGBOOK_KAFKA_TLS_CA", "ssl.ca.location"), ("LOGBOOK_KAFKA_TLS_CERT", "ssl.certificate.location"), ("LOGBOOK_KAFKA_TLS_KEY", "ssl.key.location")):
+        if env.get(variable):
+            config[setting] = env[variable]
+    return config
+
+
 def client_config(args: argparse.Namespace, role: str) -> dict:
-    """Settings common to every client: the brokers and a client id naming role, host and pid."""
-    return {"bootstrap.servers": args.brokers, "client.id": f"logbook-python-{role}-{socket.gethostname()}-{os.getpid()}"}
+    """Settings common to every client: the brokers, security, and a client id naming role, host and pid."""
+    return {"bootstrap.servers": args.brokers, "client.id": f"logbook-python-{role}-{socket.gethostname()}-{os.getpid()}", **security_config()}
 
 
 def contract_of(args: argparse.Namespace) -> Contract:

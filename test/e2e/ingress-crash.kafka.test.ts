@@ -11,14 +11,18 @@ import { openLog } from '../../topics/log/open-log.js';
 import { frameSingleObject, schemaFingerprint } from '../../topics/serde/index.js';
 import { startEngineProcess, type EngineProcess } from '../support/engine-process.js';
 import { readHistories } from '../support/history-audit.js';
-import { kafkaBrokers, uniqueName, waitFor } from '../support/test-env.js';
+import { securedKafka, uniqueName, waitFor } from '../support/test-env.js';
+import type { SaslMechanism } from '../../topics/log/kafka-security.js';
+import { kafkaJsSecurity } from '../../topics/log/kafka/kafkajs-security.js';
 import { readAll } from '../conformance/log-conformance.js';
 import { ingressCaughtUp } from '../conformance/ingress-conformance.js';
 
 /**
  * The ingress acceptance test: a plain producer writes business records while engine nodes that
  * pump them are killed with kill -9; every good record starts exactly one workflow, every bad one
- * is dead-lettered once, and the source group's committed offsets reach the topic's end.
+ * is dead-lettered once, and the source group's committed offsets reach the topic's end. Every
+ * client (the producer, the engine nodes, the checks) reaches the broker on its SASL_SSL listener:
+ * JSON with SCRAM-SHA-512, Avro with PLAIN.
  */
 
 const GOOD = 10_000;
@@ -39,6 +43,7 @@ const ORDER_SCHEMA = {
 /** How the source's values are written: the good records and the malformed ones. */
 interface SourceFormat {
   readonly name: 'json' | 'avro';
+  readonly mechanism: SaslMechanism;
   good(i: number): Buffer;
   bad(i: number): Buffer;
   mappingFields(schemaFile: string): Record<string, unknown>;
@@ -46,6 +51,7 @@ interface SourceFormat {
 
 const json: SourceFormat = {
   name: 'json',
+  mechanism: 'scram-sha-512',
   good: (i) => Buffer.from(JSON.stringify({ orderId: `o${i}`, amountCents: i })),
   // Half are not JSON; half lack the field the workflow id comes from.
   bad: (i) => Buffer.from(i % 2 === 0 ? `{"orderId": "o-bad-${i}",` : JSON.stringify({ amountCents: i })),
@@ -56,6 +62,7 @@ const orderType = avro.Type.forSchema(ORDER_SCHEMA as unknown as avro.Schema);
 const fingerprint = schemaFingerprint(ORDER_SCHEMA);
 const avroFormat: SourceFormat = {
   name: 'avro',
+  mechanism: 'plain',
   good: (i) => frameSingleObject(fingerprint, orderType.toBuffer({ orderId: `o${i}`, amountCents: i })),
   // Half carry another schema's fingerprint; half are cut short.
   bad: (i) => (i % 2 === 0 ? frameSingleObject(fingerprint ^ 1n, orderType.toBuffer({ orderId: `x${i}`, amountCents: i })) : frameSingleObject(fingerprint, Buffer.from([0x08]))),
@@ -63,13 +70,14 @@ const avroFormat: SourceFormat = {
 };
 
 for (const format of [json, avroFormat]) {
-  test(`${GOOD} ${format.name} records and ${BAD} malformed ones, produced while engine nodes are killed with kill -9 twice: exactly ${GOOD} workflows start, none twice; the ${BAD} reach the dead-letter topic with reasons; the committed offsets reach the end`, async () => {
+  test(`${GOOD} ${format.name} records and ${BAD} malformed ones, produced over SASL_SSL (${format.mechanism.toUpperCase()}) while engine nodes are killed with kill -9 twice: exactly ${GOOD} workflows start, none twice; the ${BAD} reach the dead-letter topic with reasons; the committed offsets reach the end`, async () => {
     const prefix = uniqueName(`ingress_${format.name}`).replaceAll('-', '_');
     const shards = 4;
     const source = uniqueName(`orders-${format.name}`);
     const dir = await mkdtemp(join(tmpdir(), 'logbook-ingress-'));
-    const brokers = kafkaBrokers();
-    const kafka = new Kafka({ clientId: 'business-producer', brokers, logLevel: logLevel.NOTHING });
+    const secured = securedKafka(format.mechanism);
+    const brokers = secured.brokers;
+    const kafka = new Kafka({ clientId: 'business-producer', brokers, ...kafkaJsSecurity(secured.security), logLevel: logLevel.NOTHING });
     const admin = kafka.admin();
     await admin.connect();
     await admin.createTopics({ topics: [{ topic: source, numPartitions: SOURCE_PARTITIONS, replicationFactor: 1 }] });
@@ -82,12 +90,12 @@ for (const format of [json, avroFormat]) {
     await writeFile(join(dir, 'ingress.json'), JSON.stringify({ mappings: [mapping] }));
     const env = (node: string) => ({
       LOGBOOK_KAFKA_BROKERS: brokers.join(','), ENGINE_PREFIX: prefix, ENGINE_SHARDS: String(shards), ENGINE_ROLE: 'engine',
-      ENGINE_INGRESS: join(dir, 'ingress.json'), ENGINE_DATA: join(dir, node),
+      ENGINE_INGRESS: join(dir, 'ingress.json'), ENGINE_DATA: join(dir, node), ...secured.env,
     });
     const nodes: EngineProcess[] = [await startEngineProcess(env('a1')), await startEngineProcess(env('b1'))];
     const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
     await producer.connect();
-    const log = await openLog({ kind: 'kafka', brokers });
+    const log = await openLog({ kind: 'kafka', brokers, security: secured.security });
     const catalog = topicCatalog({ prefix, shards });
     try {
       // Every 201st record is malformed, spread over the whole run and every partition.

@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { PROJECT_ROOT } from '../kafka/assemble.js';
 import { PYTHON_EXAMPLES, examplesPython } from '../support/python-venv.js';
 import { resultOf, startTestEngine, type TestEngine } from '../support/test-engine.js';
-import { kafkaBrokers, waitFor } from '../support/test-env.js';
+import { kafkaBrokers, securedKafka, waitFor } from '../support/test-env.js';
 
 const POLYGLOT_WORKFLOWS = fileURLToPath(new URL('../../examples/polyglot/workflows.ts', import.meta.url));
 
@@ -25,8 +25,8 @@ interface PythonProcess {
   readonly exited: Promise<number>;
 }
 
-function spawnPython(python: string, script: string, args: string[]): PythonProcess {
-  const child = spawn(python, [resolve(PYTHON_EXAMPLES, script), ...args], { cwd: PYTHON_EXAMPLES, stdio: ['ignore', 'pipe', 'pipe'] });
+function spawnPython(python: string, script: string, args: string[], env: Record<string, string> = {}): PythonProcess {
+  const child = spawn(python, [resolve(PYTHON_EXAMPLES, script), ...args], { cwd: PYTHON_EXAMPLES, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   const lines: string[] = [];
   const collect = (chunk: Buffer) => lines.push(...chunk.toString('utf8').split('\n').filter((l) => l !== ''));
   child.stdout!.on('data', collect);
@@ -36,8 +36,8 @@ function spawnPython(python: string, script: string, args: string[]): PythonProc
 }
 
 /** Runs a Python script to its end; fails the test if it takes longer than `timeoutMs`. */
-async function runPython(python: string, script: string, args: string[], timeoutMs = 90_000): Promise<{ code: number; output: string }> {
-  const process = spawnPython(python, script, args);
+async function runPython(python: string, script: string, args: string[], env: Record<string, string> = {}, timeoutMs = 90_000): Promise<{ code: number; output: string }> {
+  const process = spawnPython(python, script, args, env);
   const timer = setTimeout(() => process.child.kill('SIGKILL'), timeoutMs);
   const code = await process.exited;
   clearTimeout(timer);
@@ -130,8 +130,9 @@ describe('the Python examples', { timeout: 300_000 }, () => {
     await waitForLine(second, /^cancelled trackParcel \(activity 1 of parcel-3, attempt 2\)$/, 'the worker to report the cancellation');
   });
 
-  it('reads the history stream from Python and prints durations per workflow type', async () => {
-    const { code, output } = await runPython(python, 'history_analyst.py', connection);
+  it('reads the history stream from Python over the SASL_SSL listener (SCRAM-SHA-256) and prints durations per workflow type', async () => {
+    const secured = securedKafka('scram-sha-256');
+    const { code, output } = await runPython(python, 'history_analyst.py', ['--brokers', secured.brokers.join(','), '--prefix', prefix], secured.env);
     assert.equal(code, 0, output);
     assert.match(output, /^read \d+ history events from 2 partitions of .*\.history$/m);
     assert.match(output, /^quoteParcel\s+2\s+1 completed, 1 failed\s+\d+\s+\d+$/m);

@@ -11,6 +11,7 @@ import { Kafka, logLevel } from '../../topics/log/kafka/kafkajs.js';
 import { assembleKafka, logJvmArgsFor, requireCommand, javaBin, resolveKafkaVersion, versionOfLibDir } from './assemble.js';
 import { freePorts, newClusterId, serverProperties, type NodeConfig } from './config.js';
 import { runJava, spawnJava, terminate, type JavaProcess } from './processes.js';
+import { scramFormatArguments, securedListenerConfig, type SecuredListener } from './secured-listener.js';
 
 /** Options for {@link startKafka}. */
 export interface StartKafkaOptions {
@@ -32,12 +33,16 @@ export interface StartKafkaOptions {
   detached?: boolean;
   /** Receives human-readable progress lines. */
   onProgress?: (line: string) => void;
+  /** Also open a SASL_SSL listener on every node (see `secured-listener.ts`). */
+  secured?: boolean;
 }
 
 /** A running local cluster. */
 export interface RunningKafka {
   /** `127.0.0.1:port` of every node, index i being node.id i+1. */
   brokers: string[];
+  /** The SASL_SSL listener, when started with `secured`. */
+  secured?: SecuredListener;
   version: string;
   nodes: number;
   dataDir: string;
@@ -135,13 +140,15 @@ export async function startKafka(options: StartKafkaOptions = {}): Promise<Runni
   const ownsDataDir = options.dataDir === undefined;
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'logbook-kafka-')));
   const cleanupDir = ownsDataDir ? dataDir : undefined;
-  const ports = options.port ? [options.port, ...(await freePorts(nodeCount * 2 - 1))] : await freePorts(nodeCount * 2);
+  const perNode = options.secured ? 3 : 2;
+  const ports = options.port ? [options.port, ...(await freePorts(nodeCount * perNode - 1))] : await freePorts(nodeCount * perNode);
   const nodes: NodeState[] = Array.from({ length: nodeCount }, (_, i) => {
     const dir = join(dataDir, `node-${i + 1}`);
     return {
       nodeId: i + 1,
-      port: ports[2 * i]!,
-      controllerPort: ports[2 * i + 1]!,
+      port: ports[perNode * i]!,
+      controllerPort: ports[perNode * i + 1]!,
+      ...(options.secured ? { securedPort: ports[perNode * i + 2]! } : {}),
       logDir: join(dir, 'data'),
       dir,
       propsFile: join(dir, 'server.properties'),
@@ -167,16 +174,23 @@ export async function startKafka(options: StartKafkaOptions = {}): Promise<Runni
     if (ownsDataDir) await rm(dataDir, { recursive: true, force: true });
   };
 
+  let secured: SecuredListener | undefined;
   try {
+    let securedProperties: Record<string, string> = {};
+    if (options.secured) {
+      const config = await securedListenerConfig(join(dataDir, 'secured'));
+      securedProperties = config.properties;
+      secured = { ...config.listener, brokers: nodes.map((n) => `127.0.0.1:${n.securedPort}`) };
+    }
     const clusterId = newClusterId();
     await Promise.all(
       nodes.map(async (node) => {
         await mkdir(node.logDir, { recursive: true });
-        await writeFile(node.propsFile, serverProperties(node, nodes, options.extraConfig));
+        await writeFile(node.propsFile, serverProperties(node, nodes, { ...securedProperties, ...options.extraConfig }));
         // Format is a short-lived tool run: a small, fast-starting JVM is enough.
         const code = await runJava(
           ['-Xmx256m', '-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC', ...logJvmArgs, ...classpath,
-            'kafka.tools.StorageTool', 'format', '-t', clusterId, '-c', node.propsFile],
+            'kafka.tools.StorageTool', 'format', '-t', clusterId, '-c', node.propsFile, ...(options.secured ? scramFormatArguments() : [])],
           node.logFile,
         );
         if (code !== 0) throw new Error(`kafka-storage format of node ${node.nodeId} failed (${code}):\n${await tail(node.logFile)}`);
@@ -188,7 +202,7 @@ export async function startKafka(options: StartKafkaOptions = {}): Promise<Runni
     await stopAll().catch(() => undefined);
     throw e;
   }
-  options.onProgress?.(`Kafka ${version} ready on ${brokers.join(',')} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  options.onProgress?.(`Kafka ${version} ready on ${brokers.join(',')}${secured ? ` (SASL_SSL on ${secured.brokers.join(',')})` : ''} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
   const nodeAt = (index: number): NodeState => {
     const node = nodes[index];
@@ -202,6 +216,7 @@ export async function startKafka(options: StartKafkaOptions = {}): Promise<Runni
   };
   return {
     brokers,
+    ...(secured ? { secured } : {}),
     version,
     nodes: nodeCount,
     dataDir,

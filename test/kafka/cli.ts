@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { resolveCacheDir } from './assemble.js';
 import { startKafka } from './broker.js';
 import { isAlive, terminate } from './processes.js';
+import { securedListenerEnv, type SecuredListener } from './secured-listener.js';
 
 /** What `start` records about the developer broker. */
 interface DevBroker {
@@ -17,6 +18,7 @@ interface DevBroker {
   pids: number[];
   dataDir: string;
   version: string;
+  secured?: SecuredListener;
 }
 
 const devFile = () => join(resolveCacheDir(), 'dev.json');
@@ -32,11 +34,17 @@ function flag(args: string[], name: string): string | undefined {
   return args.find((a) => a.startsWith(`${name}=`))?.slice(name.length + 1);
 }
 
+/** Prints the environment a shell needs to reach the broker, plaintext and secured. */
+function printEnv(dev: DevBroker): void {
+  console.log(`LOGBOOK_KAFKA_BROKERS=${dev.brokers.join(',')}`);
+  for (const [name, value] of Object.entries(dev.secured ? securedListenerEnv(dev.secured) : {})) console.log(`${name}=${value}`);
+}
+
 async function start(args: string[]): Promise<void> {
   const existing = await readDev();
   if (existing && existing.pids.some(isAlive)) {
     console.log(`Kafka ${existing.version} is already running (stop it with \`npm run kafka:stop\`).`);
-    console.log(`LOGBOOK_KAFKA_BROKERS=${existing.brokers.join(',')}`);
+    printEnv(existing);
     return;
   }
   const nodes = Number(flag(args, '--nodes') ?? '1');
@@ -48,12 +56,13 @@ async function start(args: string[]): Promise<void> {
     version: flag(args, '--version'),
     ...(port ? { port: Number(port) } : {}),
     detached: true,
+    secured: true,
     onProgress: (line) => console.log(line),
   });
-  const dev: DevBroker = { brokers: kafka.brokers, pids: kafka.pids, dataDir: kafka.dataDir, version: kafka.version };
+  const dev: DevBroker = { brokers: kafka.brokers, pids: kafka.pids, dataDir: kafka.dataDir, version: kafka.version, ...(kafka.secured ? { secured: kafka.secured } : {}) };
   await writeFile(devFile(), JSON.stringify(dev, null, 2) + '\n');
   console.log(`Kafka logs: ${join(kafka.dataDir, 'node-*', 'kafka.log')}`);
-  console.log(`LOGBOOK_KAFKA_BROKERS=${kafka.brokers.join(',')}`);
+  printEnv(dev);
 }
 
 async function stop(): Promise<void> {
@@ -77,7 +86,7 @@ async function status(): Promise<void> {
   }
   const alive = dev.pids.filter(isAlive);
   console.log(`Kafka ${dev.version}: ${alive.length}/${dev.pids.length} node(s) running, data in ${dev.dataDir}`);
-  console.log(`LOGBOOK_KAFKA_BROKERS=${dev.brokers.join(',')}`);
+  printEnv(dev);
   if (alive.length < dev.pids.length) process.exitCode = 1;
 }
 

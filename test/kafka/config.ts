@@ -53,6 +53,8 @@ export interface NodeConfig {
   controllerPort: number;
   /** The broker's `log.dirs` (data, including the KRaft metadata log). */
   logDir: string;
+  /** SASL_SSL (client) port, when the node has a secured listener too. */
+  securedPort?: number;
 }
 
 /**
@@ -68,15 +70,17 @@ export function serverProperties(node: NodeConfig, cluster: NodeConfig[], extra:
   // (RF 3, min ISR 2) so failover tests exercise the same acks=all rules.
   const rf = nodes >= 3 ? 3 : 1;
   const minIsr = nodes >= 3 ? 2 : 1;
+  // Brokers talk to each other in plaintext; only clients may use the secured listener.
+  const secured = node.securedPort ? `,SASL_SSL://127.0.0.1:${node.securedPort}` : '';
   const props: Record<string, string | number> = {
     'process.roles': 'broker,controller',
     'node.id': node.nodeId,
     'controller.quorum.voters': cluster.map((n) => `${n.nodeId}@127.0.0.1:${n.controllerPort}`).join(','),
-    listeners: `PLAINTEXT://127.0.0.1:${node.port},CONTROLLER://127.0.0.1:${node.controllerPort}`,
-    'advertised.listeners': `PLAINTEXT://127.0.0.1:${node.port}`,
+    listeners: `PLAINTEXT://127.0.0.1:${node.port},CONTROLLER://127.0.0.1:${node.controllerPort}${secured}`,
+    'advertised.listeners': `PLAINTEXT://127.0.0.1:${node.port}${secured}`,
     'controller.listener.names': 'CONTROLLER',
     'inter.broker.listener.name': 'PLAINTEXT',
-    'listener.security.protocol.map': 'CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT',
+    'listener.security.protocol.map': `CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT${node.securedPort ? ',SASL_SSL:SASL_SSL' : ''}`,
     'log.dirs': node.logDir,
     // Without these a small cluster never creates __consumer_offsets / __transaction_state
     // and consumers wait for a coordinator forever, silently.

@@ -32,6 +32,7 @@ import * as resumableActivities from './resumable-activities.js';
 import type { HistoryFetcher } from '../../sdk/worker/workflow-worker.js';
 import type { WorkerConnection } from '../../sdk/worker/worker-connection.js';
 import { loadIngressFile } from '../../processors/ingress/ingress-file.js';
+import { kafkaSecurityFromSettings, kafkaSecuritySettingsFromEnv } from '../../topics/log/kafka-security.js';
 
 // The test that started this process holds our stdin; when it goes away, so do we.
 process.stdin.on('end', () => process.exit(1));
@@ -99,8 +100,12 @@ function failoverHistoryFetcher(endpoints: readonly string[]): HistoryFetcher {
   };
 }
 
+// SASL and TLS as a deployment sets them: LOGBOOK_KAFKA_SASL_* and LOGBOOK_KAFKA_TLS*.
+const security = kafkaSecurityFromSettings(kafkaSecuritySettingsFromEnv(process.env));
+const securityOption = security ? { security } : {};
+
 if (role === 'workers') {
-  const log = await openLog({ kind: 'kafka', brokers, clientId: defaultClientId('worker') });
+  const log = await openLog({ kind: 'kafka', brokers, clientId: defaultClientId('worker'), ...securityOption });
   // The task topics a worker creates get the replication the engine would give them.
   const replication = await resolveReplication(log.admin, replicationFactor ? { replicationFactor } : {});
   const connection = { log, catalog: topicCatalog({ prefix, shards, ...replication }), serde: new SingleObjectSerde(), dataConverter: defaultDataConverter };
@@ -112,7 +117,7 @@ if (role === 'workers') {
   const endpoint = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   const metrics = new EngineMetrics(false);
   const engine = await Engine.start({
-    log: { kind: 'kafka', brokers },
+    log: { kind: 'kafka', brokers, ...securityOption },
     prefix,
     shards,
     ...(replicationFactor ? { replicationFactor } : {}),

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Log } from '../../topics/log/log.js';
 import { openLog } from '../../topics/log/open-log.js';
+import type { KafkaSecurity, SaslMechanism } from '../../topics/log/kafka-security.js';
+import { securedListenerFromEnv } from '../kafka/secured-listener.js';
 
 /** The brokers of the real Kafka the test command started; a Kafka test without them fails loudly. */
 export function kafkaBrokers(): string[] {
@@ -72,4 +74,27 @@ export async function waitFor<T>(what: string, check: () => Promise<T | undefine
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/** The broker's SASL_SSL listener as a client of one SASL mechanism reaches it. */
+export interface SecuredKafka {
+  readonly brokers: string[];
+  readonly security: KafkaSecurity;
+  /** The same settings as a deployment's environment (LOGBOOK_KAFKA_SASL_*, LOGBOOK_KAFKA_TLS_CA). */
+  readonly env: Record<string, string>;
+}
+
+/** The secured listener of the test broker, with the test user's credentials for `mechanism`. */
+export function securedKafka(mechanism: SaslMechanism): SecuredKafka {
+  const listener = securedListenerFromEnv();
+  return {
+    brokers: listener.brokers,
+    security: { tls: { caFile: listener.caFile }, sasl: { mechanism, username: listener.username, password: listener.password } },
+    env: {
+      LOGBOOK_KAFKA_TLS_CA: listener.caFile,
+      LOGBOOK_KAFKA_SASL_MECHANISM: mechanism,
+      LOGBOOK_KAFKA_SASL_USERNAME: listener.username,
+      LOGBOOK_KAFKA_SASL_PASSWORD: listener.password,
+    },
+  };
 }

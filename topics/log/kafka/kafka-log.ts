@@ -20,6 +20,8 @@ import { assertRecordsFit, toBuffer } from '../record-size.js';
 import { CoalescingSender } from './coalescing-sender.js';
 import { breaksIdempotentProducer, logError } from './kafka-errors.js';
 import { KafkaGroupConsumer } from './kafka-group-consumer.js';
+import { kafkaJsSecurity } from './kafkajs-security.js';
+import type { KafkaSecurity } from '../kafka-security.js';
 import { kafkaTopicAdmin } from './kafka-topic-admin.js';
 import { openTransactionalProducer } from './kafka-transactions.js';
 import { PartitionReader } from './partition-reader.js';
@@ -42,6 +44,8 @@ export interface KafkaLogOptions {
   /** The client id the brokers see; default `logbook-client-<host>-<pid>` (see `defaultClientId`). */
   readonly clientId?: string;
   readonly maxRecordBytes: number;
+  /** SASL and TLS; absent, plaintext without authentication. */
+  readonly security?: KafkaSecurity;
   /** Per-partition fetch size; must exceed the largest record. */
   readonly maxBytesPerPartition?: number;
   /** Long-poll wait of group fetches: lower means lower latency and more requests. */
@@ -76,6 +80,7 @@ export class KafkaLog implements Log {
     this.kafka = new Kafka({
       clientId: options.clientId ?? defaultClientId('client'),
       brokers: [...options.brokers],
+      ...kafkaJsSecurity(options.security),
       logLevel: options.verbose ? KafkaLogLevel.INFO : KafkaLogLevel.NOTHING,
       retry: { initialRetryTime: 100, retries: 8 },
       // A 2 MB record must be acknowledged well within the request timeout on a busy broker.
