@@ -72,7 +72,9 @@ export class TaskConsumer {
       onRevoked: (partitions) => partitions.forEach((p) => this.stopPartition(p)),
       onAssigned: (partitions) => partitions.forEach((p) => void this.startPartition(p)),
     });
-    if (this.options.onLag) this.lagTimer = setInterval(() => void this.sampleLag(), LAG_SAMPLE_MS).unref();
+    // Also without a lag observer: idle partitions are committed past their end markers, so the
+    // group's lag reads 0 to every tool.
+    this.lagTimer = setInterval(() => void this.sampleLag(), LAG_SAMPLE_MS).unref();
   }
 
   /** How many partitions of the topic this member holds now. */
@@ -92,7 +94,7 @@ export class TaskConsumer {
       if (position === undefined) continue;
       const lag = await consumerLag(log, topic, partition, position).catch(() => undefined);
       if (!lag) continue;
-      onLag!(topic, partition, lag.records);
+      onLag?.(topic, partition, lag.records);
       if (lag.records === 0 && lag.endOffset > position && tracker.size === 0) {
         tracker.skipTo(lag.endOffset);
         await this.commit(partition);

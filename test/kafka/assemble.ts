@@ -233,3 +233,47 @@ export async function assembleKafka(options: AssembleOptions = {}): Promise<Asse
     return res;
   });
 }
+
+/** The command-line tools made runnable by {@link assembleKafkaTools}: script name → main class. */
+const TOOLS: Record<string, string> = {
+  'kafka-console-consumer.sh': 'org.apache.kafka.tools.consumer.ConsoleConsumer',
+  'kafka-consumer-groups.sh': 'org.apache.kafka.tools.consumer.group.ConsumerGroupCommand',
+  'kafka-topics.sh': 'org.apache.kafka.tools.TopicCommand',
+};
+
+/**
+ * Downloads (once) Kafka's command-line tools for a version into their own class path (their
+ * dependencies must not reach the broker's) and writes `bin/` scripts like the release tarball's,
+ * so the README's analyst lines work with the development broker.
+ * @returns the `bin` directory
+ */
+export async function assembleKafkaTools(options: AssembleOptions = {}): Promise<string> {
+  const version = resolveKafkaVersion(options.version);
+  const versionDir = join(resolveCacheDir(options.cacheDir), version);
+  const toolsDir = join(versionDir, 'tools');
+  const binDir = join(versionDir, 'bin');
+  const marker = join(toolsDir, MARKER);
+  if (existsSync(marker)) return binDir;
+  await mkdir(toolsDir, { recursive: true });
+  return withLock(toolsDir, async () => {
+    if (existsSync(marker)) return binDir;
+    requireCommand('mvn', ['-v'], 'Apache Maven (3.8+)');
+    options.onProgress?.(`assembling the Kafka ${version} command-line tools from Maven (first run only)…`);
+    const libDir = join(toolsDir, 'lib');
+    await rm(libDir, { recursive: true, force: true });
+    await copyDependencies(toolsDir, libDir, version, [['org.apache.kafka', 'kafka-tools', version]]);
+    // Warnings to stderr, like the tarball's tools-log4j.properties: stdout carries the records.
+    const log4j1 = join(toolsDir, 'tools-log4j.properties');
+    const log4j2 = join(toolsDir, 'tools-log4j2.properties');
+    await writeFile(log4j1, LOG4J1.replace('ConsoleAppender', 'ConsoleAppender\nlog4j.appender.stdout.Target=System.err'));
+    await writeFile(log4j2, LOG4J2.replace('appender.stdout.type = Console', 'appender.stdout.type = Console\nappender.stdout.target = SYSTEM_ERR'));
+    await mkdir(binDir, { recursive: true });
+    const logging = `'-Dlog4j.configuration=file:${log4j1}' '-Dlog4j2.configurationFile=${log4j2}'`;
+    for (const [script, mainClass] of Object.entries(TOOLS)) {
+      const path = join(binDir, script);
+      await writeFile(path, `#!/bin/sh\n# Kafka ${version}'s ${script}, from the jars Maven assembled.\nexec "\${JAVA_HOME:+$JAVA_HOME/bin/}java" -Xmx256m ${logging} -cp '${libDir}/*' ${mainClass} "$@"\n`, { mode: 0o755 });
+    }
+    await writeFile(marker, JSON.stringify({ version, assembledAt: new Date().toISOString() }) + '\n');
+    return binDir;
+  });
+}

@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { resolveCacheDir } from './assemble.js';
+import { assembleKafkaTools, resolveCacheDir } from './assemble.js';
 import { startKafka } from './broker.js';
 import { isAlive, terminate } from './processes.js';
 import { securedListenerEnv, type SecuredListener } from './secured-listener.js';
@@ -18,6 +18,8 @@ interface DevBroker {
   pids: number[];
   dataDir: string;
   version: string;
+  /** Kafka's command-line tools (kafka-console-consumer.sh, kafka-consumer-groups.sh, kafka-topics.sh). */
+  bin?: string;
   secured?: SecuredListener;
 }
 
@@ -37,6 +39,7 @@ function flag(args: string[], name: string): string | undefined {
 /** Prints the environment a shell needs to reach the broker, plaintext and secured. */
 function printEnv(dev: DevBroker): void {
   console.log(`LOGBOOK_KAFKA_BROKERS=${dev.brokers.join(',')}`);
+  if (dev.bin) console.log(`LOGBOOK_KAFKA_BIN=${dev.bin}`);
   for (const [name, value] of Object.entries(dev.secured ? securedListenerEnv(dev.secured) : {})) console.log(`${name}=${value}`);
 }
 
@@ -59,7 +62,8 @@ async function start(args: string[]): Promise<void> {
     secured: true,
     onProgress: (line) => console.log(line),
   });
-  const dev: DevBroker = { brokers: kafka.brokers, pids: kafka.pids, dataDir: kafka.dataDir, version: kafka.version, ...(kafka.secured ? { secured: kafka.secured } : {}) };
+  const bin = await assembleKafkaTools({ version: kafka.version, onProgress: (line) => console.log(line) });
+  const dev: DevBroker = { bin, brokers: kafka.brokers, pids: kafka.pids, dataDir: kafka.dataDir, version: kafka.version, ...(kafka.secured ? { secured: kafka.secured } : {}) };
   await writeFile(devFile(), JSON.stringify(dev, null, 2) + '\n');
   console.log(`Kafka logs: ${join(kafka.dataDir, 'node-*', 'kafka.log')}`);
   printEnv(dev);
