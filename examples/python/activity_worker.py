@@ -30,9 +30,9 @@ import traceback
 import uuid
 from typing import Any, Callable
 
-from confluent_kafka import Consumer, KafkaError, TopicPartition
+from confluent_kafka import Consumer, KafkaError, KafkaException, TopicPartition
 
-from logbook_contract import json_payload, payload_value
+from logbook_contract import ContractError, json_payload, payload_value
 from logbook_kafka import ReplyReader, add_connection_arguments, client_config, command_producer, contract_of, send_command
 
 
@@ -63,14 +63,20 @@ class ActivityContext:
         self._send_heartbeat = send_heartbeat
         self._cancelled = cancelled
         self._last_sent = 0.0
+        self._last_details: Any = None
 
     def heartbeat(self, details: Any = None) -> None:
         """Records progress (sent at most once a second); raises Cancelled once the attempt is cancelled."""
         if self._cancelled.is_set():
             raise Cancelled("the activity was cancelled")
+        self._last_details = details
         if time.monotonic() - self._last_sent >= HEARTBEAT_THROTTLE_S:
             self._last_sent = time.monotonic()
             self._send_heartbeat(details)
+
+    def last_details_payload(self) -> dict | None:
+        """The last heartbeat's details, sent or throttled, for the attempt's answer."""
+        return None if self._last_details is None else json_payload(self._last_details)
 
     def sleep(self, seconds: float) -> None:
         """Sleeps, waking early (with Cancelled) if the attempt is cancelled."""
@@ -146,7 +152,11 @@ class Worker:
             message = consumer.poll(0.5)
             if message is None or message.error() or message.value() is None:
                 continue
-            _, control = self.contract.decode(message.value())
+            try:
+                _, control = self.contract.decode(message.value())
+            except ContractError as error:
+                self.log(f"skipped an unreadable control record: {error}")
+                continue
             key = f"{control['workflowId']}:{control['runId']}:{control['scheduledEventId']}"
             with self.lock:
                 event = self.running.get(key)
@@ -159,47 +169,71 @@ class Worker:
         ref = {"scheduledEventId": task["scheduledEventId"], "attempt": task["attempt"], "identity": self.identity}
         send_command(self.commands, self.contract, self.args, task["workflowId"], task["runId"], (f"logbook.{branch}Request", {**ref, **fields}), reply_to, request_id)
 
-    def claim(self, task: dict, may_be_redelivered: bool) -> bool:
+    def answer_until_written(self, task: dict, branch: str, fields: dict) -> bool:
+        """Writes an answer, trying again while the worker runs (one request id: it lands once); False if stopped first."""
+        request_id = str(uuid.uuid4())
+        pause = 0.2
+        while not self.stopping.is_set():
+            try:
+                self.answer(task, branch, fields, request_id=request_id)
+                return True
+            except KafkaException as error:
+                self.log(f"writing {branch} of {task['workflowId']} failed ({error}); trying again in {pause:.1f} s")
+                time.sleep(pause)
+                pause = min(pause * 2, 5.0)
+        return False
+
+    def claim(self, task: dict, may_be_redelivered: bool) -> str:
+        """'accepted', 'refused' (do not run; the task is done) or 'unanswered' (stopping: leave it uncommitted)."""
         if not may_be_redelivered:
-            self.answer(task, "ActivityTaskStarted", {})
-            return True
+            return "accepted" if self.answer_until_written(task, "ActivityTaskStarted", {}) else "unanswered"
         # A redelivery: run only if the engine confirms the attempt is still pending and ours.
         self.replies = self.replies or ReplyReader(self.args, self.contract)
         request_id = str(uuid.uuid4())
         while not self.stopping.is_set():
             reply_to = self.replies.reply_to()
-            # One request id for every try: the shard applies the claim once.
-            self.answer(task, "ActivityTaskStarted", {}, reply_to, request_id)
+            try:
+                # One request id for every try: the shard applies the claim once.
+                self.answer(task, "ActivityTaskStarted", {}, reply_to, request_id)
+            except KafkaException as error:
+                self.log(f"the claim of {task['workflowId']} was not written ({error}); trying again")
+                time.sleep(1)
+                continue
             reply = self.replies.wait(reply_to, 10)
             if reply is not None:
-                return reply["kind"] == "Accepted"
-        return False
+                return "accepted" if reply["kind"] == "Accepted" else "refused"
+        return "unanswered"
 
-    def run_task(self, task: dict, may_be_redelivered: bool) -> None:
+    def run_task(self, task: dict, may_be_redelivered: bool) -> bool:
+        """Claims, runs and answers one task; True when it is done and its offset may be committed."""
         name = task["activityType"]
         where = f"{name} (activity {task['activityId']} of {task['workflowId']}, attempt {task['attempt']})"
-        if not self.claim(task, may_be_redelivered):
+        claimed = self.claim(task, may_be_redelivered)
+        if claimed == "refused":
             self.log(f"skipped {where}: the engine refused the claim (already answered or held elsewhere)")
-            return
+            return True
+        if claimed == "unanswered":
+            return False
         key = f"{task['workflowId']}:{task['runId']}:{task['scheduledEventId']}"
         cancelled = threading.Event()
         with self.lock:
             self.running[key] = cancelled
 
         def send_heartbeat(details: Any) -> None:
-            self.answer(task, "ActivityTaskHeartbeat", {"details": None if details is None else json_payload(details)})
+            try:
+                self.answer(task, "ActivityTaskHeartbeat", {"details": None if details is None else json_payload(details)})
+            except KafkaException as error:
+                # A lost heartbeat is not the activity's failure; the next one, or the answer, carries the details.
+                self.log(f"a heartbeat of {where} was not written: {error}")
 
         context = ActivityContext(task, send_heartbeat, cancelled)
         try:
             function = ACTIVITIES.get(name)
             if function is None:
                 raise ApplicationError(f"activity type '{name}' is not registered on this Python worker (known: {', '.join(ACTIVITIES)})", "ActivityTypeNotFound")
-            result = function(context, *[payload_value(p) for p in task["input"]])
-            self.answer(task, "ActivityTaskCompleted", {"result": json_payload(result)})
-            self.log(f"completed {where}")
+            outcome = ("ActivityTaskCompleted", {"result": json_payload(function(context, *[payload_value(p) for p in task["input"]]))}, f"completed {where}")
         except Cancelled:
-            self.answer(task, "ActivityTaskCanceled", {"details": None})
-            self.log(f"cancelled {where}")
+            outcome = ("ActivityTaskCanceled", {"details": context.last_details_payload()}, f"cancelled {where}")
         except Exception as error:  # noqa: BLE001 - every failure is reported to the engine
             is_app = isinstance(error, ApplicationError)
             failure = {
@@ -211,11 +245,16 @@ class Worker:
                 "details": None,
                 "cause": None,
             }
-            self.answer(task, "ActivityTaskFailed", {"failure": failure, "lastHeartbeatDetails": None})
-            self.log(f"failed {where}: {error}")
+            outcome = ("ActivityTaskFailed", {"failure": failure, "lastHeartbeatDetails": context.last_details_payload()}, f"failed {where}: {error}")
         finally:
             with self.lock:
                 self.running.pop(key, None)
+        branch, fields, line = outcome
+        # Written outside the activity's try: a write that fails is retried, never reported as the activity's failure.
+        if not self.answer_until_written(task, branch, fields):
+            return False
+        self.log(line)
+        return True
 
     def run(self) -> None:
         self.wait_for_topics()
@@ -228,6 +267,8 @@ class Worker:
             "auto.offset.reset": "earliest",
             # A crashed worker's partitions move on after 10 s (librdkafka's default is 45 s).
             "session.timeout.ms": 10_000,
+            # Activities run in the polling thread: allow the longest start-to-close of the examples.
+            "max.poll.interval.ms": 15 * 60_000,
         })
         consumer.subscribe([self.tasks_topic], on_assign=self.on_assign)
         self.log(f"serving {', '.join(ACTIVITIES)} on task queue {self.args.task_queue} of namespace {self.args.namespace} as {self.identity}")
@@ -240,11 +281,21 @@ class Worker:
                     self.log(f"consumer error: {message.error()}")
                 continue
             if message.value() is not None:
-                _, task = self.contract.decode(message.value())
+                try:
+                    _, task = self.contract.decode(message.value())
+                except ContractError as error:
+                    # Not a task this worker can read: skip it rather than stop on it at every restart.
+                    self.log(f"skipped the record at partition {message.partition()} offset {message.offset()}: {error}")
+                    task = None
                 may_be_redelivered = message.offset() < self.ends_at_assignment.get(message.partition(), 0)
-                self.run_task(task, may_be_redelivered)
-            # Answered (or refused): the task is done; commit past it.
-            consumer.commit(offsets=[TopicPartition(message.topic(), message.partition(), message.offset() + 1)], asynchronous=False)
+                if task is not None and not self.run_task(task, may_be_redelivered):
+                    break  # stopping before the task was answered: it stays uncommitted for the next worker
+            try:
+                # Answered (or refused): the task is done; commit past it.
+                consumer.commit(offsets=[TopicPartition(message.topic(), message.partition(), message.offset() + 1)], asynchronous=False)
+            except KafkaException as error:
+                # The partition moved to another worker (a rebalance): that worker's claim decides.
+                self.log(f"committing past offset {message.offset()} of partition {message.partition()} failed: {error}")
         consumer.close()
 
 

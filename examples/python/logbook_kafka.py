@@ -29,15 +29,27 @@ def add_connection_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def security_config(env: os._Environ = os.environ) -> dict:
-    """SASL and TLS from the variables the engine reads too (LOGBOOK_KAFKA_SASL_*, LOGBOOK_KAFKA_TLS*)."""
-    mechanism = env.get("LOGBOOK_KAFKA_SASL_MECHANISM", "").upper()
-    tls = env.get("LOGBOOK_KAFKA_TLS", "").lower() in ("1", "true", "yes", "on") or any(env.get(f"LOGBOOK_KAFKA_TLS_{k}") for k in ("CA", "CERT", "KEY"))
-    config: dict = {"security.protocol": ("SASL_SSL" if tls else "SASL_PLAINTEXT") if mechanism else ("SSL" if tls else "PLAINTEXT")}
+    """SASL and TLS from the variables the engine reads too (LOGBOOK_KAFKA_SASL_*, LOGBOOK_KAFKA_TLS*),
+    refusing the same contradictions the engine refuses."""
+    mechanism = env.get("LOGBOOK_KAFKA_SASL_MECHANISM", "").strip().upper()
+    username = env.get("LOGBOOK_KAFKA_SASL_USERNAME", "").strip()
+    password = env.get("LOGBOOK_KAFKA_SASL_PASSWORD", "")
+    if mechanism and mechanism not in ("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"):
+        raise SystemExit(f"LOGBOOK_KAFKA_SASL_MECHANISM must be one of plain, scram-sha-256, scram-sha-512, got '{mechanism.lower()}'")
+    if mechanism and not (username and password):
+        raise SystemExit(f"SASL {mechanism.lower()} needs LOGBOOK_KAFKA_SASL_USERNAME and LOGBOOK_KAFKA_SASL_PASSWORD")
+    if not mechanism and (username or password):
+        raise SystemExit("a SASL username or password is set but no LOGBOOK_KAFKA_SASL_MECHANISM")
+    flag = env.get("LOGBOOK_KAFKA_TLS", "").strip().lower()
+    if flag not in ("", "1", "true", "yes", "on", "0", "false", "no", "off"):
+        raise SystemExit(f"LOGBOOK_KAFKA_TLS must be true or false, got '{flag}'")
+    files = {setting: env[variable] for variable, setting in (("LOGBOOK_KAFKA_TLS_CA", "ssl.ca.location"), ("LOGBOOK_KAFKA_TLS_CERT", "ssl.certificate.location"), ("LOGBOOK_KAFKA_TLS_KEY", "ssl.key.location")) if env.get(variable)}
+    if flag in ("0", "false", "no", "off") and files:
+        raise SystemExit("LOGBOOK_KAFKA_TLS is off, but a TLS file is named: remove one or the other")
+    tls = flag in ("1", "true", "yes", "on") or bool(files)
+    config: dict = {"security.protocol": ("SASL_SSL" if tls else "SASL_PLAINTEXT") if mechanism else ("SSL" if tls else "PLAINTEXT"), **files}
     if mechanism:
-        config.update({"sasl.mechanism": mechanism, "sasl.username": env["LOGBOOK_KAFKA_SASL_USERNAME"], "sasl.password": env["LOGBOOK_KAFKA_SASL_PASSWORD"]})
-    for variable, setting in (("LOGBOOK_KAFKA_TLS_CA", "ssl.ca.location"), ("LOGBOOK_KAFKA_TLS_CERT", "ssl.certificate.location"), ("LOGBOOK_KAFKA_TLS_KEY", "ssl.key.location")):
-        if env.get(variable):
-            config[setting] = env[variable]
+        config.update({"sasl.mechanism": mechanism, "sasl.username": username, "sasl.password": password})
     return config
 
 
@@ -47,6 +59,7 @@ def client_config(args: argparse.Namespace, role: str) -> dict:
 
 
 def contract_of(args: argparse.Namespace) -> Contract:
+    """The contract folder the flags name, or the repository's."""
     return Contract(args.schemas) if args.schemas else Contract()
 
 
@@ -56,6 +69,7 @@ def command_producer(args: argparse.Namespace, role: str) -> Producer:
 
 
 def workflow_key(namespace: str, workflow_id: str) -> bytes:
+    """The key of a workflow's commands: ns/workflowId, UTF-8."""
     return f"{namespace}/{workflow_id}".encode("utf-8")
 
 

@@ -4,7 +4,7 @@
         --workflow-id parcel-1 --args '[{"parcelId": "p-1", "weightKg": 2.5, "destination": "NL"}]' --wait
 
 Prints the run id; with --wait also the result (exit 0) or the failure (exit 1). A start that finds
-a running workflow of that id prints `already started` (exit 0) with the existing run id.
+a running workflow of that id is refused (exit 1): the command asks for conflict policy Fail.
 """
 from __future__ import annotations
 

@@ -61,6 +61,7 @@ export class TaskConsumer {
   /** Per partition: the end offset when it was assigned; tasks before it may be redeliveries. */
   private readonly endsAtAssignment = new Map<number, number>();
   private lagTimer: NodeJS.Timeout | undefined;
+  private sampling = false;
 
   constructor(private readonly options: TaskConsumerOptions) {}
 
@@ -88,8 +89,21 @@ export class TaskConsumer {
    * its end, so the group's committed lag is 0 there too, in `kafka-consumer-groups` as in the metric.
    */
   private async sampleLag(): Promise<void> {
+    // One sample at a time: while a broker is slow to answer, samples must not pile up.
+    if (this.sampling) return;
+    this.sampling = true;
+    try {
+      await this.sampleEachPartition();
+    } finally {
+      this.sampling = false;
+    }
+  }
+
+  private async sampleEachPartition(): Promise<void> {
     const { log, topic, onLag } = this.options;
     for (const [partition, tracker] of this.trackers) {
+      // Without an observer only idle partitions are looked at: all there is to do is to commit past their end markers.
+      if (!onLag && tracker.size > 0) continue;
       const position = tracker.committable() ?? this.startPositions.get(partition);
       if (position === undefined) continue;
       const lag = await consumerLag(log, topic, partition, position).catch(() => undefined);

@@ -97,7 +97,12 @@ describe('the Python examples', { timeout: 300_000 }, () => {
     await waitForLine(worker, /^completed quoteShipping \(activity 1 of parcel-1, attempt 1\)$/, 'the worker to report the completion');
   });
 
-  it("reports a Python activity's failure as the workflow's failure, with its type and no retry when non-retryable", async () => {
+  it("skips a task record it cannot decode, and reports a Python activity's failure as the workflow's failure, with its type and no retry when non-retryable", async () => {
+    // The worst a task topic can hold: bytes that are no record of the contract, on every partition.
+    const producer = await engine.engine.log.producer();
+    const tasks = engine.engine.catalog.taskTopics('default', 'python-activities').activity;
+    await producer.send([0, 1, 2, 3].map((partition) => ({ topic: tasks, partition, key: 'garbage', value: Buffer.from('not a task') })));
+    await waitForLine(workers[0]!, /^skipped the record at partition \d+ offset \d+: not Avro single-object encoding/, 'the worker to skip the garbage');
     const heavy = { parcelId: 'p-2', weightKg: 42, destination: 'DE' };
     const started = await runPython(python, 'start_workflow.py', [...connection, '--workflow-type', 'quoteParcel', '--task-queue', 'polyglot', '--workflow-id', 'parcel-2', '--args', JSON.stringify([heavy]), '--wait']);
     assert.equal(started.code, 1, started.output);

@@ -8,11 +8,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Engine } from '../../gateway/engine.js';
+import { freePorts } from '../kafka/config.js';
 import { checkLogLocation } from '../../topics/log/open-log.js';
 import { SASL_MECHANISMS, type KafkaSecurity } from '../../topics/log/kafka-security.js';
 import { resultOf, startTestEngine } from '../support/test-engine.js';
@@ -62,18 +62,10 @@ test('clients without the listener\'s settings are refused with an error naming 
   assert.match(await refusal(kafkaBrokers(), security), /did not answer TLS .*leave --kafka-tls off/);
 });
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as { port: number };
-  await new Promise((r) => server.close(r));
-  return port;
-}
-
 test('the dev server takes the SASL and TLS settings from flags and environment, and refuses an unknown mechanism', async () => {
   const { brokers, env } = securedKafka('scram-sha-512');
   const data = await mkdtemp(join(tmpdir(), 'logbook-dev-secured-'));
-  const port = await freePort();
+  const [port] = await freePorts(1);
   // The password from the environment, the rest as flags: a deployment keeps secrets off the command line.
   const flags = ['--kafka', brokers.join(','), '--kafka-sasl-mechanism', 'scram-sha-512', '--kafka-sasl-username', env.LOGBOOK_KAFKA_SASL_USERNAME!, '--kafka-tls-ca', env.LOGBOOK_KAFKA_TLS_CA!];
   const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'dev', '--port', String(port), '--data', data, '--shards', '2', '--no-worker', ...flags], {

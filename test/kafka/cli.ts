@@ -54,6 +54,8 @@ async function start(args: string[]): Promise<void> {
   if (nodes !== 1 && nodes !== 3) throw new Error('--nodes must be 1 or 3');
   const port = flag(args, '--port');
   if (port !== undefined && !/^\d+$/.test(port)) throw new Error(`--port must be a port number, got ${port}`);
+  // The tools first: a download that fails must not leave brokers running that no file records.
+  const bin = await assembleKafkaTools({ version: flag(args, '--version'), onProgress: (line) => console.log(line) });
   const kafka = await startKafka({
     nodes,
     version: flag(args, '--version'),
@@ -62,7 +64,6 @@ async function start(args: string[]): Promise<void> {
     secured: true,
     onProgress: (line) => console.log(line),
   });
-  const bin = await assembleKafkaTools({ version: kafka.version, onProgress: (line) => console.log(line) });
   const dev: DevBroker = { bin, brokers: kafka.brokers, pids: kafka.pids, dataDir: kafka.dataDir, version: kafka.version, ...(kafka.secured ? { secured: kafka.secured } : {}) };
   await writeFile(devFile(), JSON.stringify(dev, null, 2) + '\n');
   console.log(`Kafka logs: ${join(kafka.dataDir, 'node-*', 'kafka.log')}`);
