@@ -7,6 +7,7 @@
  *                          [--kafka-sasl-mechanism plain|scram-sha-256|scram-sha-512 --kafka-sasl-username U
  *                           --kafka-sasl-password P] [--kafka-tls] [--kafka-tls-ca FILE]
  *                          [--kafka-tls-cert FILE --kafka-tls-key FILE]
+ *                          [--schema-registry URL [--schema-registry-username U --schema-registry-password P]]
  *   tsx gateway/cli.ts schemas export DIR
  *
  * `dev` runs one engine node with its HTTP gateway, UI and metrics, plus the example workers
@@ -34,6 +35,7 @@ import { loadIngressFile } from '../processors/ingress/ingress-file.js';
 import { avscFiles } from '../topics/schemas/avsc-files.js';
 import { describeKafkaSecurity } from '../topics/log/kafka-security.js';
 import { KAFKA_SECURITY_FLAGS, kafkaSecurityFromFlags } from './kafka-security-flags.js';
+import { SCHEMA_REGISTRY_FLAGS, registrySerdeFromFlags } from './schema-registry-flags.js';
 
 async function dev(argv: string[]): Promise<void> {
   const { values } = parseArgs({
@@ -54,8 +56,10 @@ async function dev(argv: string[]): Promise<void> {
       'require-namespaces': { type: 'boolean', default: process.env.LOGBOOK_REQUIRE_NAMESPACES === '1' },
       ingress: { type: 'string', default: process.env.LOGBOOK_INGRESS ?? '' },
       ...KAFKA_SECURITY_FLAGS,
+      ...SCHEMA_REGISTRY_FLAGS,
     },
   });
+  const registry = registrySerdeFromFlags(values);
   const security = kafkaSecurityFromFlags(values);
   const ingress = values.ingress ? loadIngressFile(resolve(values.ingress)) : [];
   // Business topics live in the organisation's cluster; nothing outside this process can write the embedded log.
@@ -65,14 +69,17 @@ async function dev(argv: string[]): Promise<void> {
   const endpoint = values.advertise || `http://${values.host === '0.0.0.0' ? '127.0.0.1' : values.host}:${port}`;
   const data = resolve(values.data!);
   const kafka = values.kafka ? values.kafka.split(',') : undefined;
+  if (registry && !kafka) throw new Error('--schema-registry needs --kafka (or LOGBOOK_KAFKA_BROKERS): the embedded log keeps single-object encoding');
   if (security && !kafka) throw new Error('the --kafka-sasl-* and --kafka-tls* settings need --kafka (or LOGBOOK_KAFKA_BROKERS): the embedded log has no network clients');
   const metrics = new EngineMetrics();
   const shardLog = shardLogLines((line) => console.error(line), metrics);
   const ingressMetrics = metrics.ingressObserver();
   console.log(kafka ? `connecting to Kafka at ${kafka.join(', ')} (${describeKafkaSecurity(security)})…` : `starting the embedded engine in ${data}…`);
+  if (registry) console.log(`values in the Confluent wire format through the schema registry at ${registry.shown}`);
   const engine = await Engine.start({
     log: kafka ? { kind: 'kafka', brokers: kafka, ...(security ? { security } : {}) } : { kind: 'embedded', directory: resolve(data, 'log') },
     shards: Number(values.shards),
+    ...(registry ? { serde: registry.serde } : {}),
     replicationFactor: positiveFlag('--replication-factor (LOGBOOK_REPLICATION_FACTOR)', values['replication-factor']),
     minInsyncReplicas: positiveFlag('--min-insync-replicas (LOGBOOK_MIN_INSYNC_REPLICAS)', values['min-insync-replicas']),
     dataDirectory: resolve(data, 'node'),
@@ -167,6 +174,6 @@ if (command === 'dev') {
   schemas(rest).catch(fail);
 } else {
   console.error('usage: logbook schemas export DIR');
-  console.error('usage: logbook dev [--port 8233] [--host 127.0.0.1] [--advertise URL] [--data .data] [--shards 8] [--kafka host:port,…] [--replication-factor N] [--min-insync-replicas N] [--no-worker] [--require-namespaces] [--ingress FILE] [--kafka-sasl-mechanism M --kafka-sasl-username U --kafka-sasl-password P] [--kafka-tls] [--kafka-tls-ca FILE] [--kafka-tls-cert FILE --kafka-tls-key FILE]');
+  console.error('usage: logbook dev [--port 8233] [--host 127.0.0.1] [--advertise URL] [--data .data] [--shards 8] [--kafka host:port,…] [--replication-factor N] [--min-insync-replicas N] [--no-worker] [--require-namespaces] [--ingress FILE] [--kafka-sasl-mechanism M --kafka-sasl-username U --kafka-sasl-password P] [--kafka-tls] [--kafka-tls-ca FILE] [--kafka-tls-cert FILE --kafka-tls-key FILE] [--schema-registry URL]');
   process.exit(2);
 }

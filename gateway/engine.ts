@@ -9,7 +9,8 @@ import { defaultDataConverter, type DataConverter } from '../topics/payload/inde
 import type { HistoryEvent } from '../topics/schemas/history-event/index.js';
 import type { MutableStateSnapshot } from '../topics/schemas/mutable-state-snapshot/index.js';
 import type { VisibilityRow } from '../topics/schemas/visibility-row/index.js';
-import { SingleObjectSerde, historyEventCodec, visibilityRowCodec, type Serde } from '../topics/serde/index.js';
+import { RegistrySerde, SingleObjectSerde, historyEventCodec, visibilityRowCodec, type Serde } from '../topics/serde/index.js';
+import { registerEngineSchemas } from '../topics/serde/engine-schemas.js';
 import { resolveReplication } from '../topics/replication.js';
 import { ensureTopics } from '../topics/topic-setup.js';
 import { TaskTopics, type TaskQueueLimits } from '../topics/task-topics.js';
@@ -147,6 +148,8 @@ export class Engine {
       const replication = await resolveReplication(log.admin, { replicationFactor: options.replicationFactor, minInsyncReplicas: options.minInsyncReplicas });
       const catalog = topicCatalog({ shards: options.shards ?? 8, ...(options.prefix ? { prefix: options.prefix } : {}), replicationFactor: replication.replicationFactor, minInsyncReplicas: replication.minInsyncReplicas });
       await ensureTopics(log.admin, catalog, options.onProgress ? { onProgress: options.onProgress } : {});
+      // Registry mode: every fixed topic's schemas are registered now, so a registry that refuses one stops the node here.
+      if (serde instanceof RegistrySerde) await registerEngineSchemas(serde, catalog, options.onProgress);
       namespaces = await NamespaceRegistry.open(log, catalog, serde, options.namespaces?.pollMs ? { pollMs: options.namespaces.pollMs } : {});
       // The history settings with the registry's limits and retentions, rebuilt when it changes.
       const baseHistory = options.history ?? defaultHistoryConfig;

@@ -17,6 +17,7 @@ export { assertEncodedSize, encodedSize, maxPayloadBytes } from './record-size.j
 export { RegistrySerde, type RegistrySerdeOptions } from './registry-serde.js';
 export { formatFingerprint, schemaFingerprint } from './schema-fingerprint.js';
 export {
+  logbookSubjectStrategy,
   topicNameStrategy,
   topicRecordNameStrategy,
   type SchemaRegistryClient,

@@ -50,6 +50,21 @@ export class RegistrySerde implements Serde {
     return frameConfluent(id, body);
   }
 
+  /**
+   * Registers the latest schema of `codec` under `topic`'s subject now (at start-up), so a registry
+   * that cannot be reached or refuses the schema stops the process before it serves anything.
+   * @returns the schema's global id
+   * @throws SchemaRegistryError
+   */
+  register(codec: RecordCodec<unknown>, topic: string): Promise<number> {
+    return this.#schemaId(codec, topic);
+  }
+
+  /** The registry subject the values of `codec` on `topic` are registered under. */
+  subjectOf(codec: RecordCodec<unknown>, topic: string): string {
+    return this.#subject(topic, codec.fullName);
+  }
+
   /** @see Serde.decode */
   async decode<T>(codec: RecordCodec<T>, bytes: Buffer): Promise<T> {
     if (detectWireFormat(bytes) === WireFormat.SingleObject) return this.#local.decodeSync(codec, bytes);

@@ -29,3 +29,13 @@ export const topicNameStrategy: SubjectNameStrategy = (topic) => `${topic}-value
  * one subject's compatibility check.
  */
 export const topicRecordNameStrategy: SubjectNameStrategy = (topic, recordFullName) => `${topic}-${recordFullName}`;
+
+/** The records of `logbook.state`, which shares one topic between two record kinds. */
+const STATE_RECORDS = new Set(['logbook.MutableStateSnapshot', 'logbook.ShardPositions']);
+
+/**
+ * Logbook's subjects: `<topic>-value` (Confluent's default) for every topic of one record kind,
+ * `<topic>-<record full name>` for the two record kinds of `logbook.state`.
+ */
+export const logbookSubjectStrategy: SubjectNameStrategy = (topic, recordFullName) =>
+  STATE_RECORDS.has(recordFullName) ? topicRecordNameStrategy(topic, recordFullName) : topicNameStrategy(topic, recordFullName);
