@@ -9,6 +9,7 @@
  *                          [--kafka-tls-cert FILE --kafka-tls-key FILE]
  *                          [--schema-registry URL [--schema-registry-username U --schema-registry-password P]]
  *   tsx gateway/cli.ts schemas export DIR
+ *   tsx gateway/cli.ts ingress list | put FILE | delete NAME [--address URL]
  *
  * `dev` runs one engine node with its HTTP gateway, UI and metrics, plus the example workers
  * (order and travel workflows), on the embedded log by default; `--kafka` (or LOGBOOK_KAFKA_BROKERS)
@@ -36,6 +37,7 @@ import { avscFiles } from '../topics/schemas/avsc-files.js';
 import { describeKafkaSecurity } from '../topics/log/kafka-security.js';
 import { KAFKA_SECURITY_FLAGS, kafkaSecurityFromFlags } from './kafka-security-flags.js';
 import { SCHEMA_REGISTRY_FLAGS, registrySerdeFromFlags } from './schema-registry-flags.js';
+import { ingressCommand } from './ingress-cli.js';
 
 async function dev(argv: string[]): Promise<void> {
   const { values } = parseArgs({
@@ -172,8 +174,11 @@ if (command === 'dev') {
   dev(rest).catch(fail);
 } else if (command === 'schemas') {
   schemas(rest).catch(fail);
+} else if (command === 'ingress') {
+  ingressCommand(rest).then((code) => process.exit(code), fail);
 } else {
   console.error('usage: logbook schemas export DIR');
+  console.error('usage: logbook ingress list | put FILE | delete NAME [--address URL]');
   console.error('usage: logbook dev [--port 8233] [--host 127.0.0.1] [--advertise URL] [--data .data] [--shards 8] [--kafka host:port,…] [--replication-factor N] [--min-insync-replicas N] [--no-worker] [--require-namespaces] [--ingress FILE] [--kafka-sasl-mechanism M --kafka-sasl-username U --kafka-sasl-password P] [--kafka-tls] [--kafka-tls-ca FILE] [--kafka-tls-cert FILE --kafka-tls-key FILE] [--schema-registry URL]');
   process.exit(2);
 }

@@ -31,7 +31,9 @@ import { assertValid } from '../topics/validation/index.js';
 import { CommandClient } from '../sdk/client/command-client.js';
 import { gatewayRunLocator, queryTargetOf, queryTargetOfHistory, type QueryTarget } from '../sdk/client/query-target.js';
 import type { WorkerConnection } from '../sdk/worker/worker-connection.js';
-import { Ingress } from '../processors/ingress/ingress.js';
+import { startIngress } from './ingress-startup.js';
+import type { Ingress } from '../processors/ingress/ingress.js';
+import type { IngressRegistry } from '../processors/ingress/ingress-registry.js';
 import type { IngressMapping } from '../processors/ingress/ingress-mapping.js';
 import type { IngressObserver } from '../processors/ingress/ingress-source.js';
 
@@ -128,8 +130,12 @@ export class Engine {
     readonly namespaces: NamespaceRegistry,
     /** Whether calls in unregistered namespaces are refused (see {@link NamespaceOptions}). */
     readonly requireRegisteredNamespaces: boolean,
-    /** The ingress mappings this node pumps, if any were given. */
-    readonly ingress: Ingress | undefined,
+    /** The ingress mappings this node pumps: those of its file and those created through the API. */
+    readonly ingress: Ingress,
+    /** The mappings created through the API and CLI, shared by every node. */
+    readonly ingressRegistry: IngressRegistry,
+    /** The mappings of this node's ingress file (`--ingress`), which the API cannot change. */
+    readonly ingressFileMappings: readonly IngressMapping[],
   ) {
     this.health = new ShardHealth(node, catalog.shards);
     this.client = new CommandClient(log, catalog, serde, replies, dataConverter, { locateRun: (ns, id, runId) => this.locateRun(ns, id, runId) });
@@ -176,18 +182,17 @@ export class Engine {
       const replies = new ReplyListener(log, catalog, serde);
       await replies.start();
       await node.start();
-      const ingress = options.ingress?.length
-        ? await Ingress.start({
-          log, catalog, serde, dataConverter, endpoint: options.endpoint,
-          ...(options.ingressObserver ? { observer: options.ingressObserver } : {}),
-          ...(options.sessionTimeoutMs ? { sessionTimeoutMs: options.sessionTimeoutMs } : {}),
-        }, options.ingress).catch(async (error: unknown) => {
-          await node.stop();
-          await replies.stop();
-          throw error;
-        })
-        : undefined;
-      return new Engine(log, catalog, serde, dataConverter, node, replies, namespaces, options.namespaces?.requireRegistration ?? false, ingress);
+      const fileMappings = options.ingress ?? [];
+      const started = await startIngress(log, catalog, fileMappings, {
+        log, catalog, serde, dataConverter, endpoint: options.endpoint,
+        ...(options.ingressObserver ? { observer: options.ingressObserver } : {}),
+        ...(options.sessionTimeoutMs ? { sessionTimeoutMs: options.sessionTimeoutMs } : {}),
+      }).catch(async (error: unknown) => {
+        await node.stop();
+        await replies.stop();
+        throw error;
+      });
+      return new Engine(log, catalog, serde, dataConverter, node, replies, namespaces, options.namespaces?.requireRegistration ?? false, started.ingress, started.registry, fileMappings);
     } catch (error) {
       await namespaces?.close();
       await log.close();
@@ -312,7 +317,8 @@ export class Engine {
    */
   async handOverShards(): Promise<void> {
     // The ingress first: its source partitions move to the other nodes with the shards.
-    await this.ingress?.stop();
+    await this.ingressRegistry.close();
+    await this.ingress.stop();
     await this.node.stop();
   }
 

@@ -13,6 +13,7 @@ import { errorHandler, HttpError, optionalArray, relayAnswer, requireString } fr
 import { jsonBody } from './json-body.js';
 import { toJsonView } from './json-views.js';
 import { namespaceRoutes } from './namespace-routes.js';
+import { ingressRoutes } from './ingress-routes.js';
 import { resetRoutes } from './reset-route.js';
 import { awaitRunResult, closedRunOutcome } from './run-outcome.js';
 import { isWaitElapsed, STANDING_GRACE_MS, standingAfterWait, withinWaitAndGrace } from './long-polls.js';
@@ -186,6 +187,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
   app.use(visibilityRoutes(engine));
   app.use(updateRoutes(engine));
   app.use(scheduleRoutes(engine));
+  app.use(ingressRoutes(engine));
   app.use((req, _res, next) => next(new HttpError(404, 'NOT_FOUND', `no route for ${req.method} ${req.path}`)));
   app.use(async (error: unknown, req: Request, res: Response, next: NextFunction) => errorHandler(await whileShardUnserved(engine, error), req, res, next));
   return app;

@@ -44,6 +44,8 @@ const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   // Namespaces (processors/namespaces).
   NamespaceNotFound: 404,
   NamespaceAlreadyExists: 409,
+  // Ingress mappings created through the API (processors/ingress/ingress-registry.ts).
+  IngressMappingNotFound: 404,
   INVALID_ARGUMENT: 400,
   // A command the gateway built from a request that still does not fit the command schema (the rules
   // of topics/validation catch the known cases first, with better messages): the request's fault.

@@ -74,6 +74,9 @@ export interface TopicCatalog {
   ingressNames(mapping: string): { groupId: string; transactionalIdPrefix: string; deadLetter: string };
   /** The spec of an ingress mapping's dead-letter topic (one partition, kept 30 days, like the command dead letters). */
   ingressDeadLetterSpec(topic: string): TopicSpec;
+  /** The compacted topic of the ingress mappings created through the API: `<prefix>.ingress-mappings`. */
+  readonly ingressMappings: string;
+  readonly ingressMappingsSpec: TopicSpec;
 }
 
 /** The consumer group of a task queue's query workers: a query with no member in it has nobody to answer it. */
@@ -181,5 +184,8 @@ export function topicCatalog(options: CatalogOptions): TopicCatalog {
       deadLetter: `${prefix}.ingress.${mapping}.dlq`,
     }),
     ingressDeadLetterSpec: (topic) => spec(topic, 1, deleteAfter(30 * DAY_MS)),
+    // Not under `<prefix>.ingress.`, where a mapping's dead-letter topic may be named.
+    ingressMappings: `${prefix}.ingress-mappings`,
+    ingressMappingsSpec: spec(`${prefix}.ingress-mappings`, 1, compacted),
   };
 }

@@ -45,7 +45,7 @@ export type IngressAction = (typeof INGRESS_ACTIONS)[number];
 const CONFLICT_POLICIES: readonly WorkflowIdConflictPolicy[] = ['Fail', 'UseExisting', 'TerminateExisting'];
 const REUSE_POLICIES: readonly WorkflowIdReusePolicy[] = ['AllowDuplicate', 'AllowDuplicateFailedOnly', 'RejectDuplicate'];
 const KNOWN_KEYS = new Set([
-  'name', 'sourceTopic', 'format', 'avroSchemaFile', 'action', 'namespace', 'workflowId', 'workflowIdPrefix', 'workflowType',
+  'name', 'sourceTopic', 'format', 'avroSchemaFile', 'avroSchema', 'action', 'namespace', 'workflowId', 'workflowIdPrefix', 'workflowType',
   'taskQueue', 'args', 'signalName', 'signalArgs', 'workflowIdConflictPolicy', 'workflowIdReusePolicy', 'deadLetterTopic',
 ]);
 /** Kafka's longest topic name, less room for the engine's dead-letter suffix. */
@@ -108,19 +108,22 @@ function parseMapping(entry: unknown, index: number, readSchema: (path: string) 
   fail(raw.deadLetterTopic !== undefined && raw.deadLetterTopic === raw.sourceTopic ? 'deadLetterTopic must differ from sourceTopic' : null);
   let avroSchema: unknown = null;
   if (format === 'avro') {
-    fail(typeof raw.avroSchemaFile === 'string' && raw.avroSchemaFile !== '' ? null : "'avroSchemaFile' is required for format 'avro' (the writer schema, .avsc)");
+    const inline = raw.avroSchema !== undefined;
+    fail(inline && raw.avroSchemaFile !== undefined ? "give the writer schema once: 'avroSchemaFile' or 'avroSchema', not both" : null);
+    fail(inline || (typeof raw.avroSchemaFile === 'string' && raw.avroSchemaFile !== '') ? null : "'avroSchemaFile' is required for format 'avro' (the writer schema, .avsc; or give it inline as 'avroSchema')");
+    const what = inline ? 'avroSchema' : `avroSchemaFile '${String(raw.avroSchemaFile)}'`;
     try {
-      avroSchema = readSchema(raw.avroSchemaFile as string);
+      avroSchema = inline ? raw.avroSchema : readSchema(raw.avroSchemaFile as string);
     } catch (error) {
-      fail(`avroSchemaFile '${String(raw.avroSchemaFile)}' cannot be read: ${error instanceof Error ? error.message : String(error)}`);
+      fail(`${what} cannot be read: ${error instanceof Error ? error.message : String(error)}`);
     }
     try {
       avro.Type.forSchema(avroSchema as avro.Schema);
     } catch (error) {
-      fail(`avroSchemaFile '${String(raw.avroSchemaFile)}' is not an Avro schema: ${error instanceof Error ? error.message : String(error)}`);
+      fail(`${what} is not an Avro schema: ${error instanceof Error ? error.message : String(error)}`);
     }
   } else {
-    fail(raw.avroSchemaFile === undefined ? null : "'avroSchemaFile' is only for format 'avro'");
+    fail(raw.avroSchemaFile === undefined && raw.avroSchema === undefined ? null : "'avroSchemaFile' and 'avroSchema' are only for format 'avro'");
   }
   const optionalSource = (value: unknown) => (value === undefined ? null : normalisedSource(value as string | ValueSource));
   return {

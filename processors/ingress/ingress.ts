@@ -18,52 +18,121 @@ export interface IngressContext {
   readonly sessionTimeoutMs?: number;
 }
 
+interface Running {
+  readonly mapping: IngressMapping;
+  /** The mapping as JSON: a changed definition restarts its source. */
+  readonly definition: string;
+  readonly source: IngressSource;
+}
+
 /**
- * Every ingress mapping this node loaded, each consuming its business topic in its own group and
- * writing commands exactly once (see {@link IngressSource}).
+ * The ingress mappings this node runs, each consuming its business topic in its own group and
+ * writing commands exactly once (see {@link IngressSource}). The set can change while the node
+ * runs ({@link apply}): mappings created or deleted through the API start and stop here.
  */
 export class Ingress {
-  private constructor(readonly sources: readonly IngressSource[]) {}
+  private readonly running = new Map<string, Running>();
+  private applying: Promise<void> = Promise.resolve();
+  private stopped = false;
+
+  private constructor(private readonly context: IngressContext) {}
 
   /**
    * Creates the dead-letter topics and joins each mapping's group.
    * @throws InvalidArgumentError when a source topic does not exist (it is the business's topic:
-   *   the ingress never creates it)
+   *   the ingress never creates it) or a dead-letter topic is one of the engine's
    */
   static async start(context: IngressContext, mappings: readonly IngressMapping[]): Promise<Ingress> {
-    const { log, catalog } = context;
-    const existing = await log.admin.describeTopics(mappings.map((m) => m.sourceTopic));
-    const missing = mappings.find((m) => !existing.has(m.sourceTopic));
-    if (missing) throw new InvalidArgumentError(`ingress mapping '${missing.name}': source topic '${missing.sourceTopic}' does not exist (the ingress reads it, it does not create it)`);
-    const deadLetterOf = (m: IngressMapping) => m.deadLetterTopic ?? catalog.ingressNames(m.name).deadLetter;
-    // Raw business bytes must never land in a topic the engine reads.
-    const engineTopic = mappings.find((m) => m.deadLetterTopic !== null && m.deadLetterTopic.startsWith(`${catalog.prefix}.`) && !m.deadLetterTopic.startsWith(`${catalog.prefix}.ingress.`));
-    if (engineTopic) throw new InvalidArgumentError(`ingress mapping '${engineTopic.name}': deadLetterTopic '${engineTopic.deadLetterTopic}' is one of the engine's topics ('${catalog.prefix}.*'); use another name, or leave it out for '${catalog.ingressNames(engineTopic.name).deadLetter}'`);
-    await log.admin.createTopics(mappings.map((m) => catalog.ingressDeadLetterSpec(deadLetterOf(m))));
-    const sources: IngressSource[] = [];
+    const ingress = new Ingress(context);
+    await checkMappings(context, mappings);
     try {
-      for (const mapping of mappings) {
-        const names = catalog.ingressNames(mapping.name);
-        sources.push(await IngressSource.start({
-          log,
-          mapping,
-          groupId: names.groupId,
-          transactionalIdPrefix: names.transactionalIdPrefix,
-          endpoint: context.endpoint,
-          target: { commandTopic: catalog.commands, deadLetterTopic: deadLetterOf(mapping), maxRecordBytes: log.maxRecordBytes, serde: context.serde, dataConverter: context.dataConverter },
-          ...(context.observer ? { observer: context.observer } : {}),
-          ...(context.sessionTimeoutMs ? { sessionTimeoutMs: context.sessionTimeoutMs } : {}),
-        }));
-      }
+      for (const mapping of mappings) await ingress.startSource(mapping);
     } catch (error) {
-      await Promise.all(sources.map((s) => s.stop().catch(() => undefined)));
+      await ingress.stop().catch(() => undefined);
       throw error;
     }
-    return new Ingress(sources);
+    return ingress;
+  }
+
+  /** The sources running now. */
+  get sources(): IngressSource[] {
+    return [...this.running.values()].map((r) => r.source);
+  }
+
+  /**
+   * Runs exactly `mappings`: stops the sources of mappings no longer given or whose definition
+   * changed, starts the new ones. A mapping that cannot start (its source topic is missing, say)
+   * is reported to the observer's `onError` and left out, and tried again by the next apply.
+   * Calls are applied one after the other.
+   */
+  apply(mappings: readonly IngressMapping[]): Promise<void> {
+    const next = this.applying.then(() => this.applyNow(mappings));
+    this.applying = next.catch(() => undefined);
+    return next;
   }
 
   /** Stops every mapping: batches under way commit or abort, then the groups are left. */
   async stop(): Promise<void> {
-    await Promise.all(this.sources.map((s) => s.stop()));
+    this.stopped = true;
+    await this.applying;
+    const running = [...this.running.values()];
+    this.running.clear();
+    await Promise.all(running.map((r) => r.source.stop()));
   }
+
+  private async applyNow(mappings: readonly IngressMapping[]): Promise<void> {
+    if (this.stopped) return;
+    const wanted = new Map(mappings.map((m) => [m.name, m]));
+    for (const [name, running] of [...this.running]) {
+      const mapping = wanted.get(name);
+      if (mapping && JSON.stringify(mapping) === running.definition) continue;
+      this.running.delete(name);
+      await running.source.stop().catch((error: unknown) => this.context.observer?.onError?.(running.mapping, -1, error));
+    }
+    for (const mapping of mappings) {
+      if (this.running.has(mapping.name)) continue;
+      try {
+        await checkMappings(this.context, [mapping]);
+        await this.startSource(mapping);
+      } catch (error) {
+        this.context.observer?.onError?.(mapping, -1, error);
+      }
+    }
+  }
+
+  private async startSource(mapping: IngressMapping): Promise<void> {
+    const { log, catalog } = this.context;
+    const names = catalog.ingressNames(mapping.name);
+    const source = await IngressSource.start({
+      log,
+      mapping,
+      groupId: names.groupId,
+      transactionalIdPrefix: names.transactionalIdPrefix,
+      endpoint: this.context.endpoint,
+      target: { commandTopic: catalog.commands, deadLetterTopic: deadLetterOf(catalog, mapping), maxRecordBytes: log.maxRecordBytes, serde: this.context.serde, dataConverter: this.context.dataConverter },
+      ...(this.context.observer ? { observer: this.context.observer } : {}),
+      ...(this.context.sessionTimeoutMs ? { sessionTimeoutMs: this.context.sessionTimeoutMs } : {}),
+    });
+    this.running.set(mapping.name, { mapping, definition: JSON.stringify(mapping), source });
+  }
+}
+
+function deadLetterOf(catalog: TopicCatalog, mapping: IngressMapping): string {
+  return mapping.deadLetterTopic ?? catalog.ingressNames(mapping.name).deadLetter;
+}
+
+/**
+ * The checks that need the cluster: each source topic exists, no dead-letter topic is one of the
+ * engine's; then creates the dead-letter topics.
+ * @throws InvalidArgumentError naming the mapping
+ */
+export async function checkMappings(context: Pick<IngressContext, 'log' | 'catalog'>, mappings: readonly IngressMapping[]): Promise<void> {
+  const { log, catalog } = context;
+  const existing = await log.admin.describeTopics(mappings.map((m) => m.sourceTopic));
+  const missing = mappings.find((m) => !existing.has(m.sourceTopic));
+  if (missing) throw new InvalidArgumentError(`ingress mapping '${missing.name}': source topic '${missing.sourceTopic}' does not exist (the ingress reads it, it does not create it)`);
+  // Raw business bytes must never land in a topic the engine reads.
+  const engineTopic = mappings.find((m) => m.deadLetterTopic !== null && m.deadLetterTopic.startsWith(`${catalog.prefix}.`) && !m.deadLetterTopic.startsWith(`${catalog.prefix}.ingress.`));
+  if (engineTopic) throw new InvalidArgumentError(`ingress mapping '${engineTopic.name}': deadLetterTopic '${engineTopic.deadLetterTopic}' is one of the engine's topics ('${catalog.prefix}.*'); use another name, or leave it out for '${catalog.ingressNames(engineTopic.name).deadLetter}'`);
+  await log.admin.createTopics(mappings.map((m) => catalog.ingressDeadLetterSpec(deadLetterOf(catalog, m))));
 }
