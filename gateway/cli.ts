@@ -2,7 +2,7 @@
  * The Logbook command line.
  *
  *   tsx gateway/cli.ts dev [--port 8233] [--host 127.0.0.1] [--advertise URL] [--data .data] [--shards 8]
- *                          [--kafka host:port,…] [--replication-factor N] [--min-insync-replicas N]
+ *                          [--kafka host:port,…] [--prefix logbook] [--replication-factor N] [--min-insync-replicas N]
  *                          [--no-worker] [--require-namespaces] [--ingress FILE]
  *                          [--kafka-sasl-mechanism plain|scram-sha-256|scram-sha-512 --kafka-sasl-username U
  *                           --kafka-sasl-password P] [--kafka-tls] [--kafka-tls-ca FILE]
@@ -49,6 +49,8 @@ async function dev(argv: string[]): Promise<void> {
       data: { type: 'string', default: process.env.LOGBOOK_DATA ?? '.data' },
       shards: { type: 'string', default: process.env.LOGBOOK_SHARDS ?? '8' },
       kafka: { type: 'string', default: process.env.LOGBOOK_KAFKA_BROKERS ?? '' },
+      // Several deployments can share one cluster, each under its own topic, group and id prefix.
+      prefix: { type: 'string', default: process.env.LOGBOOK_PREFIX ?? '' },
       'replication-factor': { type: 'string', default: process.env.LOGBOOK_REPLICATION_FACTOR ?? '' },
       'min-insync-replicas': { type: 'string', default: process.env.LOGBOOK_MIN_INSYNC_REPLICAS ?? '' },
       'no-worker': { type: 'boolean', default: false },
@@ -81,6 +83,7 @@ async function dev(argv: string[]): Promise<void> {
   const engine = await Engine.start({
     log: kafka ? { kind: 'kafka', brokers: kafka, ...(security ? { security } : {}) } : { kind: 'embedded', directory: resolve(data, 'log') },
     shards: Number(values.shards),
+    ...(values.prefix ? { prefix: values.prefix } : {}),
     ...(registry ? { serde: registry.serde } : {}),
     replicationFactor: positiveFlag('--replication-factor (LOGBOOK_REPLICATION_FACTOR)', values['replication-factor']),
     minInsyncReplicas: positiveFlag('--min-insync-replicas (LOGBOOK_MIN_INSYNC_REPLICAS)', values['min-insync-replicas']),
@@ -179,6 +182,6 @@ if (command === 'dev') {
 } else {
   console.error('usage: logbook schemas export DIR');
   console.error('usage: logbook ingress list | put FILE | delete NAME [--address URL]');
-  console.error('usage: logbook dev [--port 8233] [--host 127.0.0.1] [--advertise URL] [--data .data] [--shards 8] [--kafka host:port,…] [--replication-factor N] [--min-insync-replicas N] [--no-worker] [--require-namespaces] [--ingress FILE] [--kafka-sasl-mechanism M --kafka-sasl-username U --kafka-sasl-password P] [--kafka-tls] [--kafka-tls-ca FILE] [--kafka-tls-cert FILE --kafka-tls-key FILE] [--schema-registry URL]');
+  console.error('usage: logbook dev [--port 8233] [--host 127.0.0.1] [--advertise URL] [--data .data] [--shards 8] [--kafka host:port,…] [--prefix logbook] [--replication-factor N] [--min-insync-replicas N] [--no-worker] [--require-namespaces] [--ingress FILE] [--kafka-sasl-mechanism M --kafka-sasl-username U --kafka-sasl-password P] [--kafka-tls] [--kafka-tls-ca FILE] [--kafka-tls-cert FILE --kafka-tls-key FILE] [--schema-registry URL]');
   process.exit(2);
 }

@@ -15,6 +15,8 @@ import { PROJECT_ROOT, assembleKafka } from './kafka/assemble.js';
 import { startKafka, type RunningKafka } from './kafka/broker.js';
 import { reapOrphans } from './kafka/processes.js';
 import { securedListenerEnv } from './kafka/secured-listener.js';
+import { startApicurio, type RunningRegistry } from './registry/apicurio.js';
+import { tmpdir } from 'node:os';
 
 const TEST_ROOTS = ['topics', 'processors', 'state-stores', 'sdk', 'gateway', 'test'];
 /** node --test flags that take their value as the next argument. */
@@ -163,6 +165,8 @@ async function main(): Promise<number> {
 
   const env: NodeJS.ProcessEnv = { ...process.env };
   let kafka: RunningKafka | undefined;
+  let registry: RunningRegistry | undefined;
+  let registryStart: Promise<RunningRegistry> | undefined;
   let timings = '';
   // Stop the broker on every way out; SIGINT/SIGTERM first let the test child finish.
   let interrupted: NodeJS.Signals | undefined;
@@ -176,7 +180,14 @@ async function main(): Promise<number> {
       const log = (line: string) => console.log(line);
       const assembled = await assembleKafka({ onProgress: log });
       const t0 = Date.now();
+      // The schema registry starts beside the broker (it needs no Kafka: in-memory storage).
+      registryStart = env.LOGBOOK_TEST_SCHEMA_REGISTRY_URL ? undefined : startApicurio({ logFile: join(tmpdir(), `logbook-apicurio-${process.pid}.log`), onProgress: log });
+      registryStart?.catch(() => undefined);
       kafka = await startKafka({ libDir: assembled.libDir, secured: true, onProgress: log });
+      if (registryStart) {
+        registry = await registryStart;
+        env.LOGBOOK_TEST_SCHEMA_REGISTRY_URL = registry.url;
+      }
       if (interrupted) return 130;
       const startMs = Date.now() - t0;
       timings = `; Kafka ${kafka.version}: assembly ${seconds(assembled.elapsedMs)}${assembled.cached ? ' (cached)' : ''}, start ${seconds(startMs)}`;
@@ -193,6 +204,9 @@ async function main(): Promise<number> {
     summary = result.summary;
     return interrupted ? (interrupted === 'SIGINT' ? 130 : 143) : code;
   } finally {
+    // Also a registry still starting when the broker failed: its JVM must not outlive the run.
+    const runningRegistry = registry ?? (await registryStart?.catch(() => undefined));
+    await runningRegistry?.stop().catch((e: unknown) => console.error(`stopping the schema registry failed: ${(e as Error).message}`));
     if (kafka) {
       // Quietly: node's summary lines should stay the last output before ours.
       await kafka.stop().catch((e: unknown) => console.error(`stopping Kafka failed: ${(e as Error).message}`));

@@ -62,12 +62,15 @@ test('clients without the listener\'s settings are refused with an error naming 
   assert.match(await refusal(kafkaBrokers(), security), /did not answer TLS .*leave --kafka-tls off/);
 });
 
-test('the dev server takes the SASL and TLS settings from flags and environment, and refuses an unknown mechanism', async () => {
+test('the dev server takes the SASL and TLS settings from flags and environment, with a schema registry, and refuses an unknown mechanism', async () => {
   const { brokers, env } = securedKafka('scram-sha-512');
+  const registry = process.env.LOGBOOK_TEST_SCHEMA_REGISTRY_URL;
+  assert.ok(registry, 'LOGBOOK_TEST_SCHEMA_REGISTRY_URL is set by the test command (Apicurio Registry beside the broker)');
+  const prefix = uniqueName('dev_secured').replaceAll('-', '_');
   const data = await mkdtemp(join(tmpdir(), 'logbook-dev-secured-'));
   const [port] = await freePorts(1);
   // The password from the environment, the rest as flags: a deployment keeps secrets off the command line.
-  const flags = ['--kafka', brokers.join(','), '--kafka-sasl-mechanism', 'scram-sha-512', '--kafka-sasl-username', env.LOGBOOK_KAFKA_SASL_USERNAME!, '--kafka-tls-ca', env.LOGBOOK_KAFKA_TLS_CA!];
+  const flags = ['--prefix', prefix, '--schema-registry', registry, '--kafka', brokers.join(','), '--kafka-sasl-mechanism', 'scram-sha-512', '--kafka-sasl-username', env.LOGBOOK_KAFKA_SASL_USERNAME!, '--kafka-tls-ca', env.LOGBOOK_KAFKA_TLS_CA!];
   const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'dev', '--port', String(port), '--data', data, '--shards', '2', '--no-worker', ...flags], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, LOGBOOK_KAFKA_BROKERS: '', LOGBOOK_KAFKA_SASL_PASSWORD: env.LOGBOOK_KAFKA_SASL_PASSWORD },
@@ -81,6 +84,8 @@ test('the dev server takes the SASL and TLS settings from flags and environment,
     });
     assert.match(output, /connecting to Kafka at .* \(TLS \(CA .*\), SASL SCRAM-SHA-512 as logbook\)/);
     assert.doesNotMatch(output, new RegExp(env.LOGBOOK_KAFKA_SASL_PASSWORD!), 'the password is never printed');
+    assert.match(output, /values in the Confluent wire format through the schema registry at http:\/\/127\.0\.0\.1:\d+\/apis\/ccompat\/v7/);
+    assert.match(output, new RegExp(`schema registry: logbook\\.Command v\\d+ under subject ${prefix}\\.commands-value \\(id \\d+\\)`));
     const health = await fetch(`http://127.0.0.1:${port}/api/v1/namespaces/default/workflows`);
     assert.equal(health.status, 200, await health.clone().text());
   } finally {
