@@ -39,7 +39,10 @@ test('each broken option is refused with a message naming the mapping and the ru
   refused({ ...base, workflowIdConflictPolicy: 'FAIL' }, /workflowIdConflictPolicy must be one of Fail, UseExisting, TerminateExisting/);
   refused({ ...base, format: 'xml' }, /format must be one of json, avro/);
   refused({ ...base, format: 'avro' }, /'avroSchemaFile' is required for format 'avro'/);
-  refused({ ...base, avroSchemaFile: 'x.avsc' }, /only for format 'avro'/);
+  refused({ ...base, avroSchemaFile: 'x.avsc' }, /only for formats 'avro' and 'avro-registry'/);
+  refused({ ...base, schemaRegistry: 'http://registry:8081' }, /'schemaRegistry' is only for format 'avro-registry'/);
+  refused({ ...base, format: 'avro-registry', schemaRegistry: 'registry:8081' }, /schemaRegistry must be an http\(s\) URL/);
+  assert.equal(parseIngressMappings({ mappings: [{ ...base, format: 'avro-registry' }] }, () => null)[0]!.avroSchema, null, 'a registry source needs no reader schema');
   refused({ ...base, deadLetterTopic: 'shop.orders' }, /deadLetterTopic must differ from sourceTopic/);
   refused({ ...base, sourceTopc: 'typo' }, /unknown option 'sourceTopc'/);
   assert.throws(() => parseIngressMappings({ mappings: [base, base] }, () => null), /names must be unique: 'orders' appears twice/);

@@ -12,10 +12,18 @@ export interface IngressMapping {
   /** Names the mapping's consumer group, transactional ids, dead-letter topic and metrics. */
   readonly name: string;
   readonly sourceTopic: string;
-  /** `json`: UTF-8 JSON values; `avro`: Avro single-object encoding of `avroSchema`. */
+  /**
+   * `json`: UTF-8 JSON values; `avro`: Avro single-object encoding of `avroSchema`; `avro-registry`:
+   * the Confluent wire format (magic byte, schema id, body), writer schemas read from a registry.
+   */
   readonly format: IngressFormat;
-  /** The writer schema of an `avro` source (from `avroSchemaFile`); records must carry its fingerprint. */
+  /**
+   * `avro`: the writer schema (from `avroSchemaFile` or inline); records must carry its fingerprint.
+   * `avro-registry`: an optional reader schema each writer schema is resolved to; null reads values as written.
+   */
   readonly avroSchema: unknown;
+  /** `avro-registry`: the registry's URL, when it is not the node's own (`--schema-registry`). */
+  readonly schemaRegistry: string | null;
   readonly action: IngressAction;
   readonly namespace: string;
   readonly workflowId: ValueSource;
@@ -36,7 +44,7 @@ export interface IngressMapping {
 }
 
 /** The value formats an ingress source may have. */
-export const INGRESS_FORMATS = ['json', 'avro'] as const;
+export const INGRESS_FORMATS = ['json', 'avro', 'avro-registry'] as const;
 export type IngressFormat = (typeof INGRESS_FORMATS)[number];
 /** What a record becomes. */
 export const INGRESS_ACTIONS = ['start', 'signalWithStart', 'signal'] as const;
@@ -45,7 +53,7 @@ export type IngressAction = (typeof INGRESS_ACTIONS)[number];
 const CONFLICT_POLICIES: readonly WorkflowIdConflictPolicy[] = ['Fail', 'UseExisting', 'TerminateExisting'];
 const REUSE_POLICIES: readonly WorkflowIdReusePolicy[] = ['AllowDuplicate', 'AllowDuplicateFailedOnly', 'RejectDuplicate'];
 const KNOWN_KEYS = new Set([
-  'name', 'sourceTopic', 'format', 'avroSchemaFile', 'avroSchema', 'action', 'namespace', 'workflowId', 'workflowIdPrefix', 'workflowType',
+  'name', 'sourceTopic', 'format', 'avroSchemaFile', 'avroSchema', 'schemaRegistry', 'action', 'namespace', 'workflowId', 'workflowIdPrefix', 'workflowType',
   'taskQueue', 'args', 'signalName', 'signalArgs', 'workflowIdConflictPolicy', 'workflowIdReusePolicy', 'deadLetterTopic',
 ]);
 /** Kafka's longest topic name, less room for the engine's dead-letter suffix. */
@@ -107,8 +115,9 @@ function parseMapping(entry: unknown, index: number, readSchema: (path: string) 
   fail(raw.deadLetterTopic === undefined ? null : topicNameProblem(raw.deadLetterTopic, 'deadLetterTopic'));
   fail(raw.deadLetterTopic !== undefined && raw.deadLetterTopic === raw.sourceTopic ? 'deadLetterTopic must differ from sourceTopic' : null);
   let avroSchema: unknown = null;
-  if (format === 'avro') {
-    const inline = raw.avroSchema !== undefined;
+  const inline = raw.avroSchema !== undefined;
+  const named = inline || raw.avroSchemaFile !== undefined;
+  if (format === 'avro' || (format === 'avro-registry' && named)) {
     fail(inline && raw.avroSchemaFile !== undefined ? "give the writer schema once: 'avroSchemaFile' or 'avroSchema', not both" : null);
     fail(inline || (typeof raw.avroSchemaFile === 'string' && raw.avroSchemaFile !== '') ? null : "'avroSchemaFile' is required for format 'avro' (the writer schema, .avsc; or give it inline as 'avroSchema')");
     const what = inline ? 'avroSchema' : `avroSchemaFile '${String(raw.avroSchemaFile)}'`;
@@ -122,15 +131,18 @@ function parseMapping(entry: unknown, index: number, readSchema: (path: string) 
     } catch (error) {
       fail(`${what} is not an Avro schema: ${error instanceof Error ? error.message : String(error)}`);
     }
-  } else {
-    fail(raw.avroSchemaFile === undefined && raw.avroSchema === undefined ? null : "'avroSchemaFile' and 'avroSchema' are only for format 'avro'");
+  } else if (format === 'json') {
+    fail(named ? "'avroSchemaFile' and 'avroSchema' are only for formats 'avro' and 'avro-registry'" : null);
   }
+  fail(raw.schemaRegistry === undefined || format === 'avro-registry' ? null : "'schemaRegistry' is only for format 'avro-registry'");
+  fail(raw.schemaRegistry === undefined || (typeof raw.schemaRegistry === 'string' && /^https?:\/\/[^/\s]+/.test(raw.schemaRegistry)) ? null : "schemaRegistry must be an http(s) URL");
   const optionalSource = (value: unknown) => (value === undefined ? null : normalisedSource(value as string | ValueSource));
   return {
     name: raw.name as string,
     sourceTopic: raw.sourceTopic as string,
     format: format as IngressFormat,
     avroSchema,
+    schemaRegistry: (raw.schemaRegistry as string | undefined) ?? null,
     action,
     namespace: namespace as string,
     workflowId: normalisedSource(raw.workflowId as ValueSource),

@@ -1,7 +1,7 @@
 import type { TopicCatalog } from '../../topics/catalog.js';
 import type { Log } from '../../topics/log/log.js';
 import type { DataConverter } from '../../topics/payload/index.js';
-import type { Serde } from '../../topics/serde/index.js';
+import { confluentSchemaRegistryClient, RegistrySerde, type SchemaRegistryClient, type Serde } from '../../topics/serde/index.js';
 import { InvalidArgumentError } from '../../topics/validation/index.js';
 import type { IngressMapping } from './ingress-mapping.js';
 import { IngressSource, type IngressObserver } from './ingress-source.js';
@@ -109,12 +109,22 @@ export class Ingress {
       groupId: names.groupId,
       transactionalIdPrefix: names.transactionalIdPrefix,
       endpoint: this.context.endpoint,
-      target: { commandTopic: catalog.commands, deadLetterTopic: deadLetterOf(catalog, mapping), maxRecordBytes: log.maxRecordBytes, serde: this.context.serde, dataConverter: this.context.dataConverter },
+      target: {
+        commandTopic: catalog.commands, deadLetterTopic: deadLetterOf(catalog, mapping), maxRecordBytes: log.maxRecordBytes, serde: this.context.serde, dataConverter: this.context.dataConverter,
+        ...optionalRegistry(mapping, this.context.serde),
+      },
       ...(this.context.observer ? { observer: this.context.observer } : {}),
       ...(this.context.sessionTimeoutMs ? { sessionTimeoutMs: this.context.sessionTimeoutMs } : {}),
     });
     this.running.set(mapping.name, { mapping, definition: JSON.stringify(mapping), source });
   }
+}
+
+/** The registry an `avro-registry` mapping reads writer schemas from: its own, else the node's. */
+function optionalRegistry(mapping: IngressMapping, serde: Serde): { sourceRegistry?: SchemaRegistryClient } {
+  if (mapping.format !== 'avro-registry') return {};
+  if (mapping.schemaRegistry) return { sourceRegistry: confluentSchemaRegistryClient({ url: mapping.schemaRegistry }) };
+  return serde instanceof RegistrySerde ? { sourceRegistry: serde.client } : {};
 }
 
 function deadLetterOf(catalog: TopicCatalog, mapping: IngressMapping): string {
@@ -123,11 +133,13 @@ function deadLetterOf(catalog: TopicCatalog, mapping: IngressMapping): string {
 
 /**
  * The checks that need the cluster: each source topic exists, no dead-letter topic is one of the
- * engine's; then creates the dead-letter topics.
+ * engine's, an `avro-registry` source has a registry; then creates the dead-letter topics.
  * @throws InvalidArgumentError naming the mapping
  */
-export async function checkMappings(context: Pick<IngressContext, 'log' | 'catalog'>, mappings: readonly IngressMapping[]): Promise<void> {
+export async function checkMappings(context: Pick<IngressContext, 'log' | 'catalog' | 'serde'>, mappings: readonly IngressMapping[]): Promise<void> {
   const { log, catalog } = context;
+  const unregistered = mappings.find((m) => m.format === 'avro-registry' && !optionalRegistry(m, context.serde).sourceRegistry);
+  if (unregistered) throw new InvalidArgumentError(`ingress mapping '${unregistered.name}': format 'avro-registry' needs a schema registry: set the mapping's schemaRegistry URL, or run the node with --schema-registry`);
   const existing = await log.admin.describeTopics(mappings.map((m) => m.sourceTopic));
   const missing = mappings.find((m) => !existing.has(m.sourceTopic));
   if (missing) throw new InvalidArgumentError(`ingress mapping '${missing.name}': source topic '${missing.sourceTopic}' does not exist (the ingress reads it, it does not create it)`);

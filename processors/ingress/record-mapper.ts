@@ -5,7 +5,7 @@ import type { LogRecord, OutgoingRecord } from '../../topics/log/log.js';
 import { recordSize } from '../../topics/log/record-size.js';
 import type { DataConverter } from '../../topics/payload/index.js';
 import type { Command, CommandBody, StartWorkflowExecutionRequest } from '../../topics/schemas/command/index.js';
-import { commandCodec, type Serde } from '../../topics/serde/index.js';
+import { commandCodec, SchemaRegistryError, type SchemaRegistryClient, type Serde } from '../../topics/serde/index.js';
 import { commandProblem } from '../../topics/validation/index.js';
 import type { IngressMapping } from './ingress-mapping.js';
 import { sourceDecoder, SourceDecodeError, type SourceDecoder } from './source-decoder.js';
@@ -26,6 +26,8 @@ export interface MapperTarget {
   readonly maxRecordBytes: number;
   readonly serde: Serde;
   readonly dataConverter: DataConverter;
+  /** Where an `avro-registry` source's writer schemas come from. */
+  readonly sourceRegistry?: SchemaRegistryClient;
 }
 
 /**
@@ -41,11 +43,14 @@ export class RecordMapper {
     private readonly mapping: IngressMapping,
     private readonly target: MapperTarget,
   ) {
-    this.decode = sourceDecoder(mapping);
+    this.decode = sourceDecoder(mapping, target.sourceRegistry);
     this.identity = `ingress:${mapping.name}`;
   }
 
-  /** The command for `record`, or its dead letter; never throws for anything a record holds. */
+  /**
+   * The command for `record`, or its dead letter; never throws for anything a record holds.
+   * @throws SchemaRegistryError when a registry cannot answer (the batch is tried again)
+   */
   async map(record: LogRecord): Promise<MappedRecord> {
     const deadLetter = (code: IngressDeadLetterCode, reason: string): MappedRecord => ({
       kind: 'deadLetter',
@@ -53,12 +58,19 @@ export class RecordMapper {
       record: deadLetterRecord(this.target.deadLetterTopic, record, code, `ingress mapping '${this.mapping.name}': ${reason}`, 'ingress'),
     });
     if (record.value === null) return deadLetter('INGRESS_DECODE', 'the record has no value (a tombstone)');
-    let command: Command;
+    let decoded: unknown;
     try {
-      const parts: SourceParts = { key: record.key?.toString('utf8') ?? null, value: this.decode(record.value), headers: record.headers };
-      command = this.command(record, parts);
+      decoded = await this.decode(record.value);
     } catch (error) {
       if (error instanceof SourceDecodeError) return deadLetter('INGRESS_DECODE', error.message);
+      // Not the record's fault (a registry that cannot answer): the batch is tried again.
+      throw error;
+    }
+    let command: Command;
+    try {
+      const parts: SourceParts = { key: record.key?.toString('utf8') ?? null, value: decoded, headers: record.headers };
+      command = this.command(record, parts);
+    } catch (error) {
       if (error instanceof MissingValueError) return deadLetter('INGRESS_MAPPING', error.message);
       // The data converter refuses values it cannot encode (a bigint, a function): the record is at fault.
       return deadLetter('INGRESS_MAPPING', `an argument cannot be encoded: ${error instanceof Error ? error.message : String(error)}`);
@@ -69,6 +81,8 @@ export class RecordMapper {
     try {
       value = await this.target.serde.encode(commandCodec, command, this.target.commandTopic);
     } catch (error) {
+      // The node's own registry failing is not the record's fault: the batch is tried again.
+      if (error instanceof SchemaRegistryError) throw error;
       // A value the rules let through but the schema cannot carry must not stall the partition.
       return deadLetter('INGRESS_INVALID_COMMAND', `the command cannot be encoded: ${error instanceof Error ? error.message : String(error)}`);
     }

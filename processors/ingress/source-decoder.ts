@@ -1,16 +1,27 @@
 import avro from 'avsc';
-import { formatFingerprint, readSingleObject, schemaFingerprint } from '../../topics/serde/index.js';
+import { formatFingerprint, readConfluent, readSingleObject, schemaFingerprint, SchemaRegistryError, type SchemaRegistryClient } from '../../topics/serde/index.js';
 import type { IngressMapping } from './ingress-mapping.js';
 
 /** Why a source value could not be decoded; becomes the dead letter's reason. */
 export class SourceDecodeError extends Error {}
 
-/** Turns a source record's value bytes into the value a mapping reads fields from. */
+/**
+ * Turns a source record's value bytes into the value a mapping reads fields from.
+ * @throws SourceDecodeError when the record is at fault (it is dead-lettered); anything else (a
+ *   registry that cannot answer) fails the batch, which is tried again from the committed offset
+ */
 export type SourceDecoder = (value: Buffer) => unknown;
 
-/** The decoder of a mapping's value format; an Avro schema is compiled once, here. */
-export function sourceDecoder(mapping: Pick<IngressMapping, 'format' | 'avroSchema'>): SourceDecoder {
+/**
+ * The decoder of a mapping's value format; an Avro schema is compiled once, here.
+ * @param registry where an `avro-registry` source's writer schemas come from
+ */
+export function sourceDecoder(mapping: Pick<IngressMapping, 'format' | 'avroSchema'>, registry?: SchemaRegistryClient): SourceDecoder {
   if (mapping.format === 'json') return decodeJson;
+  if (mapping.format === 'avro-registry') {
+    if (!registry) throw new Error("an 'avro-registry' source needs a schema registry");
+    return registryDecoder(registry, mapping.avroSchema === null ? undefined : avro.Type.forSchema(mapping.avroSchema as avro.Schema));
+  }
   const type = avro.Type.forSchema(mapping.avroSchema as avro.Schema);
   const fingerprint = schemaFingerprint(mapping.avroSchema);
   return (bytes) => {
@@ -27,6 +38,42 @@ export function sourceDecoder(mapping: Pick<IngressMapping, 'format' | 'avroSche
       return jsonSafe(type.fromBuffer(framed.body));
     } catch (error) {
       throw new SourceDecodeError(`the value does not decode with the mapping's Avro schema: ${(error as Error).message}`);
+    }
+  };
+}
+
+/** Values in the Confluent wire format, each writer schema fetched once by its id and resolved to `reader` when given. */
+function registryDecoder(registry: SchemaRegistryClient, reader: avro.Type | undefined): SourceDecoder {
+  const writers = new Map<number, Promise<avro.Type>>();
+  const writerType = (id: number): Promise<avro.Type> => {
+    let type = writers.get(id);
+    if (!type) {
+      type = registry.getSchema(id).then((schema) => avro.Type.forSchema(schema as avro.Schema));
+      writers.set(id, type);
+      // Only an answer is remembered: a registry that failed is asked again for the next record.
+      type.catch(() => writers.delete(id));
+    }
+    return type;
+  };
+  return async (bytes) => {
+    let framed;
+    try {
+      framed = readConfluent(bytes);
+    } catch (error) {
+      throw new SourceDecodeError(`the value is not in the Confluent wire format (magic byte 0, 4-byte schema id, body): ${(error as Error).message}`);
+    }
+    let writer: avro.Type;
+    try {
+      writer = await writerType(framed.schemaId);
+    } catch (error) {
+      if (error instanceof SchemaRegistryError && error.status === 404) throw new SourceDecodeError(`the value names schema id ${framed.schemaId}, which the registry does not have`);
+      if (error instanceof SchemaRegistryError) throw error;
+      throw new SourceDecodeError(`schema id ${framed.schemaId} is not an Avro schema: ${(error as Error).message}`);
+    }
+    try {
+      return jsonSafe(reader ? reader.fromBuffer(framed.body, reader.createResolver(writer)) : writer.fromBuffer(framed.body));
+    } catch (error) {
+      throw new SourceDecodeError(`the value does not decode with schema id ${framed.schemaId}${reader ? " resolved to the mapping's avroSchema" : ''}: ${(error as Error).message}`);
     }
   };
 }

@@ -26,13 +26,13 @@ test("the README's console-consumer line prints the history stream's keys, and k
 
     const { stdout } = await run(join(bin, 'kafka-console-consumer.sh'), [
       '--bootstrap-server', brokers, '--topic', `${prefix}.history`, '--from-beginning', '--isolation-level', 'read_committed',
-      '--property', 'print.key=true', '--property', 'print.value=false', '--timeout-ms', '10000',
+      '--property', 'print.key=true', '--property', 'print.value=false', '--timeout-ms', '4000',
     ]).catch((error: { stdout?: string; stderr?: string }) => ({ stdout: error.stdout ?? '', stderr: error.stderr }));
     const keys = stdout.split('\n').filter((l) => l.startsWith('default/trip-tools/'));
     assert.ok(keys.length >= 10, `the trip's events, keyed ns/workflowId/runId/eventId:\n${stdout}`);
     assert.match(keys[0]!, /^default\/trip-tools\/[0-9a-f-]{36}\/1$/);
 
-    // The workers' position is committed past the markers within a lag sample (5 s).
+    // The workers' position is committed past the markers within an idle-commit round (20 s).
     const group = `${prefix}-activity-workers-default-travel`;
     let last = '';
     const lags = await waitFor('every partition of the idle travel queue to show lag 0', async () => {

@@ -43,6 +43,11 @@ export class RegistrySerde implements Serde {
     this.#subject = options.subjectStrategy ?? topicNameStrategy;
   }
 
+  /** The registry this serde registers with and reads writer schemas from. */
+  get client(): SchemaRegistryClient {
+    return this.#client;
+  }
+
   /** @see Serde.encode */
   async encode<T>(codec: RecordCodec<T>, value: T, topic: string): Promise<Buffer> {
     const body = codec.encodeBody(value); // validate before touching the registry
