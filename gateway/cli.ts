@@ -103,12 +103,13 @@ async function dev(argv: string[]): Promise<void> {
       ...ingressMetrics,
       onError: (mapping, partition, error) => {
         ingressMetrics.onError?.(mapping, partition, error);
-        console.error(`ingress '${mapping.name}' partition ${partition}: ${error instanceof Error ? error.message : String(error)}; retrying from the committed position`);
+        const reason = error instanceof Error ? error.message : String(error);
+        console.error(partition < 0 ? `ingress '${mapping.name}' could not start: ${reason}; trying again in a few seconds` : `ingress '${mapping.name}' partition ${partition}: ${reason}; retrying from the committed position`);
       },
     },
   });
   for (const mapping of ingress) console.log(`ingress '${mapping.name}': ${mapping.sourceTopic} (${mapping.format}) → ${mapping.action} in namespace ${mapping.namespace}`);
-  metrics.watchIngress(() => engine.ingress?.sources ?? []);
+  metrics.watchIngress(() => engine.ingress.sources);
   if (kafka) {
     const { replicationFactor, minInsyncReplicas } = engine.catalog.replication;
     console.log(`topics '${engine.catalog.prefix}.*': replication factor ${replicationFactor}, min.insync.replicas ${minInsyncReplicas} (existing topics keep theirs)`);

@@ -22,8 +22,12 @@ export function ingressRoutes(engine: Engine): Router {
   router.get('/api/v1/ingress', async (_req, res) => {
     await registry.catchUp();
     const running = new Set(engine.ingress.sources.map((s) => s.mapping.name));
-    const file = engine.ingressFileMappings.map((mapping) => mappingView(mapping, 'file', running.has(mapping.name)));
-    const api = registry.list().filter((s) => !fromFile(s.mapping.name)).map((stored) => ({ ...mappingView(stored.mapping, 'api', running.has(stored.mapping.name)), ...storedView(stored) }));
+    const state = (name: string) => {
+      const lastError = engine.ingress.lastError(name);
+      return { running: running.has(name), ...(lastError === undefined ? {} : { lastError }) };
+    };
+    const file = engine.ingressFileMappings.map((mapping) => ({ ...mappingView(mapping, 'file'), ...state(mapping.name) }));
+    const api = registry.list().filter((s) => !fromFile(s.mapping.name)).map((stored) => ({ ...mappingView(stored.mapping, 'api'), ...state(stored.mapping.name), ...storedView(stored) }));
     res.json({ mappings: [...file, ...api].sort((a, b) => a.name.localeCompare(b.name)) });
   });
 
@@ -31,6 +35,11 @@ export function ingressRoutes(engine: Engine): Router {
     const name = String(req.params.name);
     const body = req.body as unknown;
     if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new HttpError(400, 'INVALID_ARGUMENT', 'the body must be one ingress mapping as a JSON object (the options of a mapping in an ingress file)');
+    // Every node keeps every mapping in memory: a definition is small, and so is their number.
+    const size = Buffer.byteLength(JSON.stringify(body));
+    if (size > MAX_DEFINITION_BYTES) throw new HttpError(400, 'INVALID_ARGUMENT', `an ingress mapping may hold at most ${MAX_DEFINITION_BYTES / 1024} KiB of JSON (its Avro schema included); this one holds ${Math.ceil(size / 1024)} KiB`);
+    await registry.catchUp();
+    if (!registry.get(name) && registry.list().length >= MAX_API_MAPPINGS) throw new HttpError(409, 'LimitExceeded', `at most ${MAX_API_MAPPINGS} ingress mappings can be created through the API; delete one first`);
     const definition = { ...(body as Record<string, unknown>) };
     if (definition.name !== undefined && definition.name !== name) throw new HttpError(400, 'INVALID_ARGUMENT', `the body names mapping '${String(definition.name)}' but the path names '${name}'`);
     definition.name = name;
@@ -38,7 +47,7 @@ export function ingressRoutes(engine: Engine): Router {
     const mapping = parseApiMapping(definition);
     await checkMappings(engine, [mapping]);
     const { stored, created } = await registry.put(definition);
-    res.status(created ? 201 : 200).json({ ...mappingView(stored.mapping, 'api', false), ...storedView(stored) });
+    res.status(created ? 201 : 200).json({ ...mappingView(stored.mapping, 'api'), ...storedView(stored) });
   });
 
   router.delete('/api/v1/ingress/:name', async (req, res) => {
@@ -50,10 +59,30 @@ export function ingressRoutes(engine: Engine): Router {
   return router;
 }
 
-function mappingView(mapping: IngressMapping, origin: 'file' | 'api', running: boolean) {
-  return { name: mapping.name, origin, running, sourceTopic: mapping.sourceTopic, format: mapping.format, action: mapping.action, namespace: mapping.namespace };
+/** Largest JSON definition of one mapping the API takes. */
+const MAX_DEFINITION_BYTES = 256 * 1024;
+/** Most mappings the API keeps. */
+const MAX_API_MAPPINGS = 200;
+
+function mappingView(mapping: IngressMapping, origin: 'file' | 'api') {
+  return { name: mapping.name, origin, sourceTopic: mapping.sourceTopic, format: mapping.format, action: mapping.action, namespace: mapping.namespace };
 }
 
 function storedView(stored: StoredIngressMapping) {
-  return { definition: stored.definition, updatedTime: new Date(stored.updatedTime).toISOString() };
+  const definition = { ...stored.definition };
+  // Credentials written into a registry URL are not shown back.
+  if (typeof definition.schemaRegistry === 'string') definition.schemaRegistry = withoutCredentials(definition.schemaRegistry);
+  return { definition, updatedTime: new Date(stored.updatedTime).toISOString() };
+}
+
+function withoutCredentials(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (!parsed.username && !parsed.password) return url;
+    parsed.username = '';
+    parsed.password = '';
+    return parsed.toString();
+  } catch {
+    return url;
+  }
 }

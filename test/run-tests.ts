@@ -174,20 +174,19 @@ async function main(): Promise<number> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {
+    // The schema registry starts beside the broker, also beside one the caller runs (it needs no
+    // Kafka: in-memory storage); LOGBOOK_TEST_SCHEMA_REGISTRY_URL names a running one instead.
+    if (files.some((f) => f.endsWith('.kafka.test.ts')) && !env.LOGBOOK_TEST_SCHEMA_REGISTRY_URL) {
+      registryStart = startApicurio({ logFile: join(tmpdir(), `logbook-apicurio-${process.pid}.log`), onProgress: (line) => console.log(line) });
+      registryStart.catch(() => undefined);
+    }
     if (files.some((f) => f.endsWith('.kafka.test.ts')) && !env.LOGBOOK_KAFKA_BROKERS) {
       const reaped = await reapOrphans();
       if (reaped.length) console.log(`killed ${reaped.length} Kafka process(es) left by an earlier run`);
       const log = (line: string) => console.log(line);
       const assembled = await assembleKafka({ onProgress: log });
       const t0 = Date.now();
-      // The schema registry starts beside the broker (it needs no Kafka: in-memory storage).
-      registryStart = env.LOGBOOK_TEST_SCHEMA_REGISTRY_URL ? undefined : startApicurio({ logFile: join(tmpdir(), `logbook-apicurio-${process.pid}.log`), onProgress: log });
-      registryStart?.catch(() => undefined);
       kafka = await startKafka({ libDir: assembled.libDir, secured: true, onProgress: log });
-      if (registryStart) {
-        registry = await registryStart;
-        env.LOGBOOK_TEST_SCHEMA_REGISTRY_URL = registry.url;
-      }
       if (interrupted) return 130;
       const startMs = Date.now() - t0;
       timings = `; Kafka ${kafka.version}: assembly ${seconds(assembled.elapsedMs)}${assembled.cached ? ' (cached)' : ''}, start ${seconds(startMs)}`;
@@ -198,6 +197,10 @@ async function main(): Promise<number> {
         LOGBOOK_KAFKA_LIB: assembled.libDir,
         ...(kafka.secured ? securedListenerEnv(kafka.secured) : {}),
       });
+    }
+    if (registryStart) {
+      registry = await registryStart;
+      env.LOGBOOK_TEST_SCHEMA_REGISTRY_URL = registry.url;
     }
     const result = await runNodeTest(files, passthrough, env);
     const code = result.code;

@@ -177,7 +177,7 @@ class Worker:
             try:
                 self.answer(task, branch, fields, request_id=request_id)
                 return True
-            except KafkaException as error:
+            except (KafkaException, BufferError) as error:
                 self.log(f"writing {branch} of {task['workflowId']} failed ({error}); trying again in {pause:.1f} s")
                 time.sleep(pause)
                 pause = min(pause * 2, 5.0)
@@ -222,7 +222,7 @@ class Worker:
         def send_heartbeat(details: Any) -> None:
             try:
                 self.answer(task, "ActivityTaskHeartbeat", {"details": None if details is None else json_payload(details)})
-            except KafkaException as error:
+            except (KafkaException, BufferError) as error:
                 # A lost heartbeat is not the activity's failure; the next one, or the answer, carries the details.
                 self.log(f"a heartbeat of {where} was not written: {error}")
 

@@ -70,6 +70,7 @@ export class IngressRegistry {
     return [...this.byName.values()].sort((a, b) => a.mapping.name.localeCompare(b.mapping.name));
   }
 
+  /** The mapping of that name, or undefined. */
   get(name: string): StoredIngressMapping | undefined {
     return this.byName.get(name);
   }
@@ -109,6 +110,7 @@ export class IngressRegistry {
     return next;
   }
 
+  /** Stops tailing the topic and closes the producer. */
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.poller);

@@ -18,6 +18,9 @@ export interface IngressContext {
   readonly sessionTimeoutMs?: number;
 }
 
+/** How long a mapping that could not start waits before it is tried again. */
+const START_RETRY_MS = 5_000;
+
 interface Running {
   readonly mapping: IngressMapping;
   /** The mapping as JSON: a changed definition restarts its source. */
@@ -34,6 +37,10 @@ export class Ingress {
   private readonly running = new Map<string, Running>();
   private applying: Promise<void> = Promise.resolve();
   private stopped = false;
+  /** The mappings last applied, tried again while some could not start. */
+  private wanted: readonly IngressMapping[] = [];
+  private readonly failures = new Map<string, string>();
+  private retry: NodeJS.Timeout | undefined;
 
   private constructor(private readonly context: IngressContext) {}
 
@@ -59,10 +66,16 @@ export class Ingress {
     return [...this.running.values()].map((r) => r.source);
   }
 
+  /** Why a mapping this node should run could not start, the last time it was tried. */
+  lastError(name: string): string | undefined {
+    return this.failures.get(name);
+  }
+
   /**
    * Runs exactly `mappings`: stops the sources of mappings no longer given or whose definition
    * changed, starts the new ones. A mapping that cannot start (its source topic is missing, say)
-   * is reported to the observer's `onError` and left out, and tried again by the next apply.
+   * is reported to the observer's `onError` (partition -1) and in {@link lastError}, and tried
+   * again every START_RETRY_MS.
    * Calls are applied one after the other.
    */
   apply(mappings: readonly IngressMapping[]): Promise<void> {
@@ -74,6 +87,7 @@ export class Ingress {
   /** Stops every mapping: batches under way commit or abort, then the groups are left. */
   async stop(): Promise<void> {
     this.stopped = true;
+    clearTimeout(this.retry);
     await this.applying;
     const running = [...this.running.values()];
     this.running.clear();
@@ -82,7 +96,10 @@ export class Ingress {
 
   private async applyNow(mappings: readonly IngressMapping[]): Promise<void> {
     if (this.stopped) return;
+    this.wanted = mappings;
+    clearTimeout(this.retry);
     const wanted = new Map(mappings.map((m) => [m.name, m]));
+    for (const name of [...this.failures.keys()]) if (!wanted.has(name)) this.failures.delete(name);
     for (const [name, running] of [...this.running]) {
       const mapping = wanted.get(name);
       if (mapping && JSON.stringify(mapping) === running.definition) continue;
@@ -90,17 +107,27 @@ export class Ingress {
       await running.source.stop().catch((error: unknown) => this.context.observer?.onError?.(running.mapping, -1, error));
     }
     for (const mapping of mappings) {
+      // Stopping meanwhile: no new group is joined.
+      if (this.stopped) return;
       if (this.running.has(mapping.name)) continue;
       try {
         await checkMappings(this.context, [mapping]);
         await this.startSource(mapping);
+        this.failures.delete(mapping.name);
       } catch (error) {
+        this.failures.set(mapping.name, error instanceof Error ? error.message : String(error));
         this.context.observer?.onError?.(mapping, -1, error);
       }
+    }
+    // A source topic created later, a broker back: what could not start is tried again.
+    if (this.failures.size > 0 && !this.stopped) {
+      this.retry = setTimeout(() => void this.apply(this.wanted), START_RETRY_MS);
+      this.retry.unref();
     }
   }
 
   private async startSource(mapping: IngressMapping): Promise<void> {
+    if (this.stopped) return;
     const { log, catalog } = this.context;
     const names = catalog.ingressNames(mapping.name);
     const source = await IngressSource.start({
@@ -116,6 +143,8 @@ export class Ingress {
       ...(this.context.observer ? { observer: this.context.observer } : {}),
       ...(this.context.sessionTimeoutMs ? { sessionTimeoutMs: this.context.sessionTimeoutMs } : {}),
     });
+    // Stopped while it joined: leave again rather than pump on a stopping node.
+    if (this.stopped) return void (await source.stop().catch(() => undefined));
     this.running.set(mapping.name, { mapping, definition: JSON.stringify(mapping), source });
   }
 }
@@ -138,6 +167,12 @@ function deadLetterOf(catalog: TopicCatalog, mapping: IngressMapping): string {
  */
 export async function checkMappings(context: Pick<IngressContext, 'log' | 'catalog' | 'serde'>, mappings: readonly IngressMapping[]): Promise<void> {
   const { log, catalog } = context;
+  // The engine's own topics and Kafka's internal ones are never an ingress source: a mapping over
+  // the command topic would feed the engine its own output.
+  const internalSource = mappings.find((m) => m.sourceTopic.startsWith(`${catalog.prefix}.`) || m.sourceTopic.startsWith('__'));
+  if (internalSource) throw new InvalidArgumentError(`ingress mapping '${internalSource.name}': sourceTopic '${internalSource.sourceTopic}' is one of the engine's ('${catalog.prefix}.*') or Kafka's internal ('__*') topics; an ingress reads business topics`);
+  const internalDeadLetter = mappings.find((m) => m.deadLetterTopic?.startsWith('__'));
+  if (internalDeadLetter) throw new InvalidArgumentError(`ingress mapping '${internalDeadLetter.name}': deadLetterTopic '${internalDeadLetter.deadLetterTopic}' is one of Kafka's internal topics ('__*')`);
   const unregistered = mappings.find((m) => m.format === 'avro-registry' && !optionalRegistry(m, context.serde).sourceRegistry);
   if (unregistered) throw new InvalidArgumentError(`ingress mapping '${unregistered.name}': format 'avro-registry' needs a schema registry: set the mapping's schemaRegistry URL, or run the node with --schema-registry`);
   const existing = await log.admin.describeTopics(mappings.map((m) => m.sourceTopic));

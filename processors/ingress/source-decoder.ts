@@ -44,16 +44,20 @@ export function sourceDecoder(mapping: Pick<IngressMapping, 'format' | 'avroSche
 
 /** Values in the Confluent wire format, each writer schema fetched once by its id and resolved to `reader` when given. */
 function registryDecoder(registry: SchemaRegistryClient, reader: avro.Type | undefined): SourceDecoder {
-  const writers = new Map<number, Promise<avro.Type>>();
-  const writerType = (id: number): Promise<avro.Type> => {
-    let type = writers.get(id);
-    if (!type) {
-      type = registry.getSchema(id).then((schema) => avro.Type.forSchema(schema as avro.Schema));
-      writers.set(id, type);
+  /** Per writer schema id: its type and, with a reader schema, the resolver (built once). */
+  const writers = new Map<number, Promise<{ type: avro.Type; resolver: avro.Resolver | undefined }>>();
+  const writerOf = (id: number) => {
+    let writer = writers.get(id);
+    if (!writer) {
+      writer = registry.getSchema(id).then((schema) => {
+        const type = avro.Type.forSchema(schema as avro.Schema);
+        return { type, resolver: reader?.createResolver(type) };
+      });
+      writers.set(id, writer);
       // Only an answer is remembered: a registry that failed is asked again for the next record.
-      type.catch(() => writers.delete(id));
+      writer.catch(() => writers.delete(id));
     }
-    return type;
+    return writer;
   };
   return async (bytes) => {
     let framed;
@@ -62,20 +66,28 @@ function registryDecoder(registry: SchemaRegistryClient, reader: avro.Type | und
     } catch (error) {
       throw new SourceDecodeError(`the value is not in the Confluent wire format (magic byte 0, 4-byte schema id, body): ${(error as Error).message}`);
     }
-    let writer: avro.Type;
+    let writer: { type: avro.Type; resolver: avro.Resolver | undefined };
     try {
-      writer = await writerType(framed.schemaId);
+      writer = await writerOf(framed.schemaId);
     } catch (error) {
       if (error instanceof SchemaRegistryError && error.status === 404) throw new SourceDecodeError(`the value names schema id ${framed.schemaId}, which the registry does not have`);
-      if (error instanceof SchemaRegistryError) throw error;
-      throw new SourceDecodeError(`schema id ${framed.schemaId} is not an Avro schema: ${(error as Error).message}`);
+      // The registry down or refusing this node (5xx, 429, 401/403, no answer): not the record's fault, the batch waits.
+      if (error instanceof SchemaRegistryError && registryUnavailable(error)) throw error;
+      throw new SourceDecodeError(`schema id ${framed.schemaId} cannot be read as an Avro schema${reader ? " resolvable to the mapping's avroSchema" : ''}: ${(error as Error).message}`);
     }
     try {
-      return jsonSafe(reader ? reader.fromBuffer(framed.body, reader.createResolver(writer)) : writer.fromBuffer(framed.body));
+      return jsonSafe(writer.resolver ? reader!.fromBuffer(framed.body, writer.resolver) : writer.type.fromBuffer(framed.body));
     } catch (error) {
       throw new SourceDecodeError(`the value does not decode with schema id ${framed.schemaId}${reader ? " resolved to the mapping's avroSchema" : ''}: ${(error as Error).message}`);
     }
   };
+}
+
+/** A registry failure that says nothing about the record: no answer, a server error, throttling, or this node refused. */
+function registryUnavailable(error: SchemaRegistryError): boolean {
+  const status = error.status;
+  if (status === undefined) return /fetch failed|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|socket|timeout/i.test(`${error.message} ${String((error.cause as Error | undefined)?.message ?? '')}`);
+  return status >= 500 || status === 408 || status === 429 || status === 401 || status === 403;
 }
 
 function decodeJson(bytes: Buffer): unknown {

@@ -84,6 +84,9 @@ export function ingressApiConformance(backend: 'kafka' | 'embedded'): void {
       ['a schema file on the server', { ...good, format: 'avro', avroSchemaFile: '/etc/passwd' }, /writer schema inline as 'avroSchema'/],
       ['an inline schema that is no Avro schema', { ...good, format: 'avro', avroSchema: { type: 'record' } }, /avroSchema is not an Avro schema/],
       ['an engine topic as dead-letter topic', { ...good, deadLetterTopic: t.engine.catalog.commands }, /one of the engine's topics/],
+      ["the engine's own command topic as source", { ...good, sourceTopic: t.engine.catalog.commands }, /sourceTopic '.*' is one of the engine's .* or Kafka's internal .* topics/],
+      ["Kafka's internal offsets topic as source", { ...good, sourceTopic: '__consumer_offsets' }, /Kafka's internal \('__\*'\) topics/],
+      ['an oversized definition', { ...good, signalArgs: undefined, workflowIdPrefix: 'x'.repeat(300 * 1024) }, /at most 256 KiB/],
       ['not an object', [good], /one ingress mapping as a JSON object/],
     ];
     for (const [what, body, message] of cases) {

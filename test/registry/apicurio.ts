@@ -108,14 +108,21 @@ export async function startApicurio(options: { logFile: string; onProgress?: (li
     closeSync(fd);
   }
   const url = `http://127.0.0.1:${httpPort}/apis/ccompat/v7`;
+  let spawnError: Error | undefined;
+  child.on('error', (error) => (spawnError = error));
+  const exited = () => child.exitCode !== null || child.signalCode !== null || spawnError !== undefined;
   const stop = async () => {
-    if (child.exitCode !== null) return;
+    if (exited()) return;
+    const gone = new Promise((r) => child.once('exit', r));
     child.kill('SIGTERM');
-    await new Promise((r) => child.once('exit', r));
+    // A JVM that ignores SIGTERM must not hang the test run.
+    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    await gone;
+    clearTimeout(timer);
   };
   const deadline = Date.now() + 120_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`Apicurio Registry exited during start-up (${child.exitCode}); see ${options.logFile}`);
+    if (exited()) throw new Error(`Apicurio Registry exited during start-up (${spawnError?.message ?? child.exitCode ?? child.signalCode}); see ${options.logFile}`);
     const ok = await fetch(`${url}/subjects`).then((r) => r.ok, () => false);
     if (ok) break;
     if (Date.now() > deadline) {

@@ -128,7 +128,7 @@ if (role === 'workers') {
     onBatch: (shard, result) => metrics.recordBatch(shard, result),
     ...(process.env.ENGINE_INGRESS ? { ingress: loadIngressFile(process.env.ENGINE_INGRESS), ingressObserver: metrics.ingressObserver() } : {}),
   });
-  metrics.watchIngress(() => engine.ingress?.sources ?? []);
+  metrics.watchIngress(() => engine.ingress.sources);
   server.on('request', createHttpApp({ engine, metrics: metrics.registry, selfEndpoint: endpoint }));
   const workers = role === 'both' ? await startWorkers(engine.workerConnection(), engineHistoryFetcher(engine)) : [];
   process.on('SIGTERM', async () => {
