@@ -1,6 +1,7 @@
 import type { TopicCatalog } from '../../topics/catalog.js';
 import { LogbookError } from '../../topics/errors.js';
-import type { Log, LogRecord, Producer } from '../../topics/log/log.js';
+import type { Log, LogRecord } from '../../topics/log/log.js';
+import { CompactedTopicTail } from '../compacted-topic-tail.js';
 import { InvalidArgumentError } from '../../topics/validation/index.js';
 import { parseIngressMappings, type IngressMapping } from './ingress-mapping.js';
 
@@ -40,28 +41,22 @@ export function parseApiMapping(definition: unknown): IngressMapping {
 export class IngressRegistry {
   private readonly byName = new Map<string, StoredIngressMapping>();
   private readonly listeners = new Set<() => void>();
-  private nextOffset = 0;
-  private reading: Promise<void> = Promise.resolve();
-  private poller: NodeJS.Timeout | undefined;
-  private producer: Producer | undefined;
-  private closed = false;
+  private readonly tail: CompactedTopicTail;
 
   private constructor(
-    private readonly log: Log,
-    private readonly topic: string,
+    log: Log,
+    topic: string,
     private readonly clock: () => number,
-  ) {}
+  ) {
+    this.tail = new CompactedTopicTail(log, topic, (records) => this.apply(records));
+  }
 
   /** Creates the topic if needed, reads it to its end and keeps tailing it. */
   static async open(log: Log, catalog: TopicCatalog, options: { pollMs?: number; clock?: () => number } = {}): Promise<IngressRegistry> {
     await log.admin.createTopics([catalog.ingressMappingsSpec]);
     const registry = new IngressRegistry(log, catalog.ingressMappings, options.clock ?? Date.now);
     await registry.catchUp();
-    const poll = () => {
-      registry.poller = setTimeout(() => void registry.catchUp().catch(() => undefined).finally(() => !registry.closed && poll()), options.pollMs ?? 1_000);
-      registry.poller.unref();
-    };
-    poll();
+    registry.tail.follow(options.pollMs ?? 1_000);
     return registry;
   }
 
@@ -102,26 +97,16 @@ export class IngressRegistry {
 
   /** Reads what was written since the last read (one read at a time). */
   catchUp(): Promise<void> {
-    const next = this.reading.then(async () => {
-      const result = await this.log.readPartition(this.topic, 0, this.nextOffset, (records) => this.apply(records));
-      this.nextOffset = result.nextOffset;
-    });
-    this.reading = next.catch(() => undefined);
-    return next;
+    return this.tail.catchUp();
   }
 
   /** Stops tailing the topic and closes the producer. */
   async close(): Promise<void> {
-    this.closed = true;
-    clearTimeout(this.poller);
-    await this.reading;
-    await this.producer?.close().catch(() => undefined);
+    await this.tail.close();
   }
 
-  private async write(name: string, value: Buffer | null): Promise<void> {
-    this.producer ??= await this.log.producer();
-    await this.producer.send([{ topic: this.topic, partition: 0, key: name, value }]);
-    await this.catchUp();
+  private write(name: string, value: Buffer | null): Promise<void> {
+    return this.tail.write(name, value);
   }
 
   private apply(records: readonly LogRecord[]): void {

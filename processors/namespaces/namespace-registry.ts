@@ -1,6 +1,7 @@
 import type { TopicCatalog } from '../../topics/catalog.js';
 import { LogbookError } from '../../topics/errors.js';
-import type { Log, LogRecord, Producer } from '../../topics/log/log.js';
+import type { Log, LogRecord } from '../../topics/log/log.js';
+import { CompactedTopicTail } from '../compacted-topic-tail.js';
 import type { Namespace } from '../../topics/schemas/namespace/index.js';
 import { namespaceCodec, type Serde } from '../../topics/serde/index.js';
 import { applyNamespaceChanges, blankNamespace, builtInDefaultNamespace, checkNamespaceName, DEFAULT_NAMESPACE, type NamespaceChanges } from './namespace-model.js';
@@ -42,18 +43,16 @@ export class NamespaceAlreadyExistsError extends LogbookError {
 export class NamespaceRegistry {
   private readonly byName = new Map<string, Namespace>();
   private readonly listeners = new Set<() => void>();
-  private nextOffset = 0;
-  private reading: Promise<void> = Promise.resolve();
-  private poller: NodeJS.Timeout | undefined;
-  private producer: Producer | undefined;
-  private closed = false;
+  private readonly tail: CompactedTopicTail;
 
   private constructor(
-    private readonly log: Log,
+    log: Log,
     private readonly catalog: TopicCatalog,
     private readonly serde: Serde,
     private readonly clock: () => number,
-  ) {}
+  ) {
+    this.tail = new CompactedTopicTail(log, catalog.namespaces, (records) => this.apply(records));
+  }
 
   /** Creates the topic if needed, reads it to its end and keeps tailing it. */
   static async open(log: Log, catalog: TopicCatalog, serde: Serde, options: NamespaceRegistryOptions = {}): Promise<NamespaceRegistry> {
@@ -62,14 +61,7 @@ export class NamespaceRegistry {
     await log.admin.createTopics(catalog.fixedTopics.filter((t) => t.name === catalog.namespaces)).catch(() => undefined);
     const registry = new NamespaceRegistry(log, catalog, serde, options.clock ?? Date.now);
     await registry.catchUp();
-    const pollMs = options.pollMs ?? 500;
-    const poll = () => {
-      registry.poller = setTimeout(() => {
-        void registry.catchUp().catch(() => undefined).finally(() => !registry.closed && poll());
-      }, pollMs);
-      registry.poller.unref();
-    };
-    poll();
+    registry.tail.follow(options.pollMs ?? 500);
     return registry;
   }
 
@@ -143,26 +135,15 @@ export class NamespaceRegistry {
 
   /** Reads what was written since the last read (serialised: one read at a time). */
   catchUp(): Promise<void> {
-    const next = this.reading.then(async () => {
-      const result = await this.log.readPartition(this.catalog.namespaces, 0, this.nextOffset, (records) => this.apply(records));
-      this.nextOffset = result.nextOffset;
-    });
-    this.reading = next.catch(() => undefined);
-    return next;
+    return this.tail.catchUp();
   }
 
   async close(): Promise<void> {
-    this.closed = true;
-    clearTimeout(this.poller);
-    await this.reading;
-    await this.producer?.close().catch(() => undefined);
+    await this.tail.close();
   }
 
   private async write(namespace: Namespace): Promise<Namespace> {
-    this.producer ??= await this.log.producer();
-    const value = await this.serde.encode(namespaceCodec, namespace, this.catalog.namespaces);
-    await this.producer.send([{ topic: this.catalog.namespaces, partition: 0, key: namespace.name, value }]);
-    await this.catchUp();
+    await this.tail.write(namespace.name, await this.serde.encode(namespaceCodec, namespace, this.catalog.namespaces));
     return this.get(namespace.name) ?? namespace;
   }
 
