@@ -14,7 +14,7 @@ import type { HistoryEvent } from '../../topics/schemas/history-event/index.js';
 import type { UpdateRequestMessage } from '../../topics/schemas/workflow-task/index.js';
 import type { ActivationInput, HostBridge, LogLevel } from '../workflow/bridge.js';
 import type { WorkflowBundle } from '../workflow/bundle.js';
-import { DeadlockError, sharedAsyncLocalStorage, WorkflowSandbox } from '../workflow/sandbox.js';
+import { DeadlockError, SandboxContextLostError, sharedAsyncLocalStorage, WorkflowSandbox } from '../workflow/sandbox.js';
 import { QueryFailureCode } from '../workflow/queries.js';
 import { copyIntoRealm } from '../workflow/realm-copy.js';
 import { decodePayloads, FAILURE_SOURCE, failureFromInfo, toHostValue, toWorkflowCommand, type CommandContext } from './conversions.js';
@@ -198,6 +198,7 @@ export class WorkflowRun {
       return { type: 'answered', result: output.result as Payload };
     } catch (err) {
       if (err instanceof DeadlockError) this.#unusable = 'a query handler deadlocked';
+      if (err instanceof SandboxContextLostError) this.#unusable = err.message;
       const message = `query '${queryType}' failed: ${String((err as Error)?.message ?? err)}`;
       return { type: 'failed', failure: hostFailure(QueryFailureCode.QueryFailed, message, stackOf(err)) };
     }
@@ -276,6 +277,7 @@ export class WorkflowRun {
   }
 
   #failedResult(err: unknown): WorkflowTaskResult {
+    if (err instanceof SandboxContextLostError) err = new EvictionRequiredError(`workflow run ${this.identity.runId} cannot be used because ${err.message}`);
     if (err instanceof EvictionRequiredError || err instanceof HistoryShapeError) {
       this.#unusable = err.message;
       throw err;

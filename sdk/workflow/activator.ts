@@ -5,6 +5,7 @@
  * Completions are keyed by sequence numbers, one counter per kind, as in Temporal.
  * @module
  */
+import type { RunTimers } from './sandbox-globals.js';
 import type {
   ActivationInput,
   ActivationJob,
@@ -83,6 +84,8 @@ export class Activator {
   readonly info: WorkflowRunInfo;
   readonly host: HostBridge;
   readonly random: Random;
+  /** The run's `setTimeout` and `clearTimeout`, which the context's shared globals call. */
+  readonly globalTimers: RunTimers;
   readonly als: AsyncLocalStorageLike<unknown>;
   readonly rootScope: CancellationScope;
   readonly workflows = new Map<string, WorkflowFunction>();
@@ -113,7 +116,7 @@ export class Activator {
   /** Set while a query runs: everything that would change what the run does next is refused. */
   #query: { queryType: string; refusal: unknown } | null = null;
 
-  constructor(host: HostBridge) {
+  constructor(host: HostBridge, timers: (activator: Activator) => RunTimers) {
     this.host = host;
     this.info = host.info;
     this.now = host.info.startTimeMs;
@@ -125,6 +128,7 @@ export class Activator {
     };
     this.als = host.asyncLocalStorage;
     this.rootScope = createRootScope();
+    this.globalTimers = timers(this);
   }
 
   /** The next sequence number of a kind (1, 2, …): activity ids and timer ids are these. */

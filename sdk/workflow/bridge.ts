@@ -12,7 +12,12 @@ import type { SearchAttributes } from '../../topics/schemas/common/v1-records.js
 
 /** Global under which the host installs the {@link HostBridge} (removed once the runtime read it). */
 export const HOST_BRIDGE_GLOBAL = '__logbookHost';
-/** Global under which the bundled runtime installs the {@link SandboxRuntime}. */
+/**
+ * Global under which a compiled bundle, run in a context, leaves the function that evaluates the
+ * bundle for one run (every module afresh; see `sandbox.ts`).
+ */
+export const RUN_FACTORY_GLOBAL = '__logbookEvaluateRun';
+/** Global under which the bundled runtime installs the {@link SandboxRuntime} (of the run evaluated last; the host keeps each run's). */
 export const SANDBOX_RUNTIME_GLOBAL = '__logbookWorkflow';
 
 /** Facts about the run, readable through `workflowInfo()`. */
@@ -253,6 +258,8 @@ export type QueryOutput = { result: unknown; failure: null } | { result: null; f
 
 /** What the bundled runtime offers the host (installed as {@link SANDBOX_RUNTIME_GLOBAL}). */
 export interface SandboxRuntime {
+  /** Makes this run the context's current one (the shared globals and SDK functions act for it). */
+  enter(): void;
   /** Exported workflow function names. */
   workflowTypes(): string[];
   /** Stores the next activation's input; the host then runs `activate()` under its deadline. */

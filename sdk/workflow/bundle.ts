@@ -15,6 +15,7 @@ import vm from 'node:vm';
 import * as esbuild from 'esbuild';
 import { LogbookError } from '../../topics/errors.js';
 import { defaultDataConverter } from '../../topics/payload/index.js';
+import { RUN_FACTORY_GLOBAL } from './bridge.js';
 import { sharedAsyncLocalStorage, WorkflowSandbox } from './sandbox.js';
 
 /** Workflow code compiled for the sandbox. Create with {@link bundleWorkflowCode}; share across runs. */
@@ -23,7 +24,7 @@ export interface WorkflowBundle {
   readonly workflowsPath: string;
   /** The bundled JavaScript. */
   readonly code: string;
-  /** `code` compiled once; evaluated in each run's context. */
+  /** `code` compiled once; run in each shared context, it defines the function that evaluates the bundle for a run. */
   readonly script: vm.Script;
   /** The workflow types: every function the module exports. */
   readonly workflowTypes: readonly string[];
@@ -79,7 +80,9 @@ async function build(workflowsPath: string): Promise<string> {
       logLevel: 'silent',
       plugins: [refuseNodeBuiltins],
     });
-    return result.outputFiles[0]!.text;
+    // A function the sandbox calls once per run, in a context the runs share: each run gets fresh
+    // module state while the code is compiled once.
+    return `Object.defineProperty(globalThis, ${JSON.stringify(RUN_FACTORY_GLOBAL)}, { value: function () {\n${result.outputFiles[0]!.text}\n}, configurable: true });\n`;
   } catch (err) {
     const errors = (err as { errors?: esbuild.Message[] }).errors;
     if (errors === undefined) throw err;

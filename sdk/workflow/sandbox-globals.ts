@@ -17,66 +17,89 @@ import { startTimer, type TimerHandle } from './operations.js';
 
 type Globals = Record<string, unknown>;
 
-/** Installs the deterministic globals of a run into `target` (the sandbox's `globalThis`). */
-export function installDeterministicGlobals(target: typeof globalThis, activator: Activator): void {
-  const g = target as unknown as Globals;
-  g.Date = workflowDate(target.Date, activator);
-  target.Math.random = activator.random;
-  installTimers(g, activator);
-  for (const api of ['setInterval', 'clearInterval', 'setImmediate', 'clearImmediate', 'requestAnimationFrame']) {
-    g[api] = () =>
-      activator.violation(
-        `${api} is not available in workflow code: it would not replay deterministically. ` +
-          'Use sleep() (a durable timer) in a loop, or condition().',
-      );
-  }
-  g.queueMicrotask = (fn: () => void) => {
-    Promise.resolve().then(fn).catch((err: unknown) => activator.handleWorkflowError(err));
-  };
-  for (const name of ['WeakRef', 'FinalizationRegistry', 'WebAssembly']) delete g[name];
-  patchIntl(target, activator);
-  g.console = workflowConsole(activator);
+/** Non-enumerable global marking a context whose deterministic globals are installed. */
+const INSTALLED_GLOBAL = '__logbookGlobalsInstalled';
+
+/** The `setTimeout` and `clearTimeout` of one run: durable timers in the run's cancellation scope. */
+export interface RunTimers {
+  setTimeout(callback: unknown, delay?: number, ...args: unknown[]): number;
+  clearTimeout(id: unknown): void;
 }
 
-function workflowDate(OriginalDate: DateConstructor, activator: Activator): DateConstructor {
+/**
+ * Installs the deterministic globals into `target` (the sandbox's `globalThis`) once per context.
+ * Every run evaluated in the context shares them, so each one asks `current()` — the activator of
+ * the run the host is activating — rather than closing over a run of its own.
+ */
+export function installDeterministicGlobals(target: typeof globalThis, current: () => Activator): void {
+  const g = target as unknown as Globals;
+  if (g[INSTALLED_GLOBAL]) return;
+  Object.defineProperty(g, INSTALLED_GLOBAL, { value: true, enumerable: false });
+  // Not enumerable, like the built-ins: the host swaps a run's enumerable globals (its own) in and out.
+  const define = (name: string, value: unknown) => Object.defineProperty(g, name, { value, enumerable: false, writable: true, configurable: true });
+  define('Date', workflowDate(target.Date, current));
+  target.Math.random = () => current().random();
+  define('setTimeout', (callback: unknown, delay?: number, ...args: unknown[]) => current().globalTimers.setTimeout(callback, delay, ...args));
+  define('clearTimeout', (id: unknown) => current().globalTimers.clearTimeout(id));
+  for (const api of ['setInterval', 'clearInterval', 'setImmediate', 'clearImmediate', 'requestAnimationFrame']) {
+    define(api, () =>
+      current().violation(
+        `${api} is not available in workflow code: it would not replay deterministically. ` +
+          'Use sleep() (a durable timer) in a loop, or condition().',
+      ),
+    );
+  }
+  define('queueMicrotask', (fn: () => void) => {
+    const activator = current();
+    Promise.resolve().then(fn).catch((err: unknown) => activator.handleWorkflowError(err));
+  });
+  for (const name of ['WeakRef', 'FinalizationRegistry', 'WebAssembly']) delete g[name];
+  patchIntl(target, current);
+  define('console', workflowConsole(current));
+}
+
+function workflowDate(OriginalDate: DateConstructor, current: () => Activator): DateConstructor {
   function WorkflowDate(this: unknown, ...args: unknown[]): unknown {
-    if (new.target === undefined) return new OriginalDate(activator.now).toString();
-    const dateArgs = args.length === 0 ? [activator.now] : args;
+    if (new.target === undefined) return new OriginalDate(current().now).toString();
+    const dateArgs = args.length === 0 ? [current().now] : args;
     return Reflect.construct(OriginalDate, dateArgs, new.target);
   }
   // Same prototype, so `instanceof Date` and subclassing keep working.
   WorkflowDate.prototype = OriginalDate.prototype;
   Object.defineProperty(OriginalDate.prototype, 'constructor', { value: WorkflowDate, writable: true, configurable: true });
-  const statics = { now: () => activator.now, parse: OriginalDate.parse, UTC: OriginalDate.UTC };
+  const statics = { now: () => current().now, parse: OriginalDate.parse, UTC: OriginalDate.UTC };
   return Object.assign(WorkflowDate, statics) as unknown as DateConstructor;
 }
 
-function installTimers(g: Globals, activator: Activator): void {
+/** The durable `setTimeout` / `clearTimeout` of a run (its pending timers are its own). */
+export function createRunTimers(activator: Activator): RunTimers {
   const pending = new Map<number, TimerHandle>();
-  g.setTimeout = (callback: unknown, delay?: number, ...args: unknown[]) => {
-    if (typeof callback !== 'function') activator.violation('setTimeout needs a function (strings are not evaluated)');
-    const ms = Number.isFinite(Number(delay)) ? Math.max(0, Number(delay)) : 0;
-    const timer = startTimer(activator, CancellationScope.current(), ms);
-    pending.set(timer.seq, timer);
-    timer.promise.then(
-      () => {
-        pending.delete(timer.seq);
-        try {
-          (callback as (...a: unknown[]) => void)(...args);
-        } catch (err) {
-          activator.handleWorkflowError(err);
-        }
-      },
-      () => pending.delete(timer.seq),
-    );
-    return timer.seq;
-  };
-  g.clearTimeout = (id: unknown) => {
-    if (typeof id === 'number') pending.get(id)?.cancel('clearTimeout');
+  return {
+    setTimeout(callback, delay, ...args) {
+      if (typeof callback !== 'function') activator.violation('setTimeout needs a function (strings are not evaluated)');
+      const ms = Number.isFinite(Number(delay)) ? Math.max(0, Number(delay)) : 0;
+      const timer = startTimer(activator, CancellationScope.current(), ms);
+      pending.set(timer.seq, timer);
+      timer.promise.then(
+        () => {
+          pending.delete(timer.seq);
+          try {
+            (callback as (...a: unknown[]) => void)(...args);
+          } catch (err) {
+            activator.handleWorkflowError(err);
+          }
+        },
+        () => pending.delete(timer.seq),
+      );
+      return timer.seq;
+    },
+    clearTimeout(id) {
+      if (typeof id === 'number') pending.get(id)?.cancel('clearTimeout');
+    },
   };
 }
 
-function patchIntl(target: typeof globalThis, activator: Activator): void {
+function patchIntl(target: typeof globalThis, current: () => Activator): void {
   const proto = target.Intl.DateTimeFormat.prototype;
   const format = Object.getOwnPropertyDescriptor(proto, 'format')?.get;
   const formatToParts = proto.formatToParts;
@@ -85,17 +108,18 @@ function patchIntl(target: typeof globalThis, activator: Activator): void {
       configurable: true,
       get(this: Intl.DateTimeFormat) {
         const bound = format.call(this) as (date?: Date | number) => string;
-        return (date?: Date | number) => bound(date ?? activator.now);
+        return (date?: Date | number) => bound(date ?? current().now);
       },
     });
   }
   proto.formatToParts = function (this: Intl.DateTimeFormat, date?: Date | number) {
-    return formatToParts.call(this, date ?? activator.now);
+    return formatToParts.call(this, date ?? current().now);
   };
 }
 
-function workflowConsole(activator: Activator): Record<LogLevel | 'log' | 'trace', (...args: unknown[]) => void> {
+function workflowConsole(current: () => Activator): Record<LogLevel | 'log' | 'trace', (...args: unknown[]) => void> {
   const forward = (level: LogLevel) => (...args: unknown[]) => {
+    const activator = current();
     if (!activator.isReplaying) activator.host.log(level, args);
   };
   return { log: forward('info'), info: forward('info'), debug: forward('debug'), trace: forward('debug'), warn: forward('warn'), error: forward('error') };

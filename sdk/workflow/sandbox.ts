@@ -1,9 +1,21 @@
 /**
- * Host side of the sandbox: one `node:vm` context per run, created with
- * `microtaskMode: 'afterEvaluate'` so that every step of an activation — the workflow's
- * synchronous code *and* the promise jobs it queues — runs inside `runInContext` under one
- * deadline. A workflow that loops past `deadlockTimeoutMs` is interrupted and its task fails with
- * a {@link DeadlockError}. Never imported by workflow code.
+ * Host side of the sandbox. The runs of one workflow bundle share a `node:vm` context (Temporal's
+ * reusable VM): the bundle is compiled into the context once as a function, and each run evaluates
+ * that function anew, so every module of the bundle — the user's and the runtime's — has its own
+ * state per run while the context, its intrinsics and the compiled code are made once. Before each
+ * call into a run the host makes it the context's current run (the deterministic globals — `Date`,
+ * `Math.random`, timers, `console` — act for it) and swaps in the globals the run's code assigned
+ * (`globalThis.x = …`), swapping them out again afterwards, so one run never sees another's.
+ * Changes to built-in prototypes are shared by the runs of a context: workflow code must not make
+ * them.
+ *
+ * The context is created with `microtaskMode: 'afterEvaluate'` so that every step of an activation
+ * — the workflow's synchronous code *and* the promise jobs it queues — runs inside `runInContext`
+ * under one deadline. A workflow that loops past `deadlockTimeoutMs` is interrupted and its task
+ * fails with a {@link DeadlockError}; the interrupted context is then given up (its microtask queue
+ * may hold the interrupted run's jobs), later runs get a new one, and the runs it held fail their
+ * next call with {@link SandboxContextLostError} so the worker replays them. Never imported by
+ * workflow code.
  * @module
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
@@ -11,6 +23,7 @@ import vm from 'node:vm';
 import { LogbookError } from '../../topics/errors.js';
 import {
   HOST_BRIDGE_GLOBAL,
+  RUN_FACTORY_GLOBAL,
   SANDBOX_RUNTIME_GLOBAL,
   type ActivationInput,
   type ActivationOutput,
@@ -27,8 +40,19 @@ export class DeadlockError extends LogbookError {
   }
 }
 
+/**
+ * The run's context was given up because another run's code deadlocked in it. Remedy: none, the
+ * worker replays the run in a new context.
+ */
+export class SandboxContextLostError extends LogbookError {
+  constructor(message: string) {
+    super('SANDBOX_CONTEXT_LOST', message);
+  }
+}
+
 // Compiled once: the host drives every context through these tiny scripts so that each call
 // gets the deadline and the context's microtask checkpoint.
+const evaluateRunScript = new vm.Script(`${RUN_FACTORY_GLOBAL}()`, { filename: 'logbook:evaluate-run' });
 const activateScript = new vm.Script(`${SANDBOX_RUNTIME_GLOBAL}.activate()`, { filename: 'logbook:activate' });
 const unblockScript = new vm.Script(`${SANDBOX_RUNTIME_GLOBAL}.unblockConditions()`, { filename: 'logbook:unblock' });
 const concludeScript = new vm.Script(`${SANDBOX_RUNTIME_GLOBAL}.conclude()`, { filename: 'logbook:conclude' });
@@ -41,48 +65,118 @@ export interface SandboxOptions {
   deadlockTimeoutMs: number;
 }
 
-/** The compiled bundle evaluated in every new context. */
+/**
+ * The compiled bundle. Its code defines the run factory ({@link RUN_FACTORY_GLOBAL}) when run in
+ * a context; `bundleWorkflowCode` builds it so.
+ */
 export interface SandboxScript {
   readonly script: vm.Script;
 }
 
-/** A run's context with the workflow bundle evaluated in it. */
-export class WorkflowSandbox {
-  readonly #context: vm.Context;
-  readonly #runtime: SandboxRuntime;
-  readonly #bridge: HostBridge;
-  readonly #timeoutMs: number;
+/** One context the runs of a bundle share, until a deadlock makes it unusable. */
+class SharedContext {
+  readonly context: vm.Context;
+  /** Global names present before any run: never swapped out. */
+  readonly #baseline: Set<string>;
+  /** The run whose globals are in the context now. */
+  #current: RunGlobals | null = null;
+  /** Deletes globals from inside the context (a delete on the host's side leaves the context's copy). */
+  readonly #deleteGlobals: (keys: string[]) => void;
+  lost = false;
 
-  private constructor(context: vm.Context, runtime: SandboxRuntime, bridge: HostBridge, timeoutMs: number) {
-    this.#context = context;
-    this.#runtime = runtime;
-    this.#bridge = bridge;
-    this.#timeoutMs = timeoutMs;
-  }
-
-  /**
-   * Creates the context, installs the bridge and evaluates the bundle (the user's module-level
-   * code runs here, under the deadline).
-   * @throws DeadlockError when evaluation exceeds the deadline; the evaluation error otherwise
-   */
-  static create(bundle: SandboxScript, bridge: HostBridge, options: SandboxOptions): WorkflowSandbox {
-    const { info } = bridge;
-    const context = vm.createContext(
+  constructor(bundle: SandboxScript, name: string, timeoutMs: number) {
+    this.context = vm.createContext(
       {},
       {
-        name: `workflow ${info.workflowType} ${info.workflowId}`,
+        name,
         microtaskMode: 'afterEvaluate',
         // WebAssembly compiles on the host's schedule; string evaluation stays (it is deterministic).
         codeGeneration: { strings: true, wasm: false },
       },
     );
-    Object.defineProperty(context, HOST_BRIDGE_GLOBAL, { value: bridge, configurable: true, enumerable: false });
     // The intrinsic %Promise% (what async functions create), even if user code replaces `Promise`.
-    trackSandboxPromises(vm.runInContext('(async () => {})().constructor', context) as PromiseConstructor);
-    runBounded(() => bundle.script.runInContext(context, { timeout: options.deadlockTimeoutMs }), bridge, options.deadlockTimeoutMs, 'evaluating the workflow bundle');
-    const runtime = (context as Record<string, unknown>)[SANDBOX_RUNTIME_GLOBAL] as SandboxRuntime | undefined;
+    trackSandboxPromises(vm.runInContext('(async () => {})().constructor', this.context) as PromiseConstructor);
+    // Defines the factory only: no user code runs yet.
+    bundle.script.runInContext(this.context, { timeout: timeoutMs });
+    this.#deleteGlobals = vm.runInContext('(keys) => { for (const key of keys) delete globalThis[key]; }', this.context) as (keys: string[]) => void;
+    this.#baseline = new Set(Object.keys(this.context));
+  }
+
+  /** Puts `run`'s globals in the context (taking the previous run's out first). */
+  swapIn(run: RunGlobals): void {
+    if (this.#current === run) return;
+    if (this.#current) this.swapOut(this.#current);
+    Object.assign(this.context, run.assigned);
+    run.assigned = {};
+    this.#current = run;
+  }
+
+  /** Moves the globals `run`'s code assigned out of the context, into the run. */
+  swapOut(run: RunGlobals): void {
+    if (this.#current !== run) return;
+    const context = this.context as Record<string, unknown>;
+    const keys = Object.keys(context).filter((key) => !this.#baseline.has(key));
+    for (const key of keys) run.assigned[key] = context[key];
+    if (keys.length) this.#deleteGlobals(keys);
+    this.#current = null;
+  }
+}
+
+/** The globals one run's code assigned, while they are out of the context. */
+interface RunGlobals {
+  assigned: Record<string, unknown>;
+}
+
+/** The shared context of each bundle (a new one replaces a lost one). */
+const contexts = new WeakMap<SandboxScript['script'], SharedContext>();
+
+function sharedContext(bundle: SandboxScript, bridge: HostBridge, timeoutMs: number): SharedContext {
+  let shared = contexts.get(bundle.script);
+  if (!shared || shared.lost) {
+    shared = runBounded(() => new SharedContext(bundle, 'logbook workflow runs', timeoutMs), bridge, timeoutMs, 'loading the workflow bundle') as SharedContext;
+    contexts.set(bundle.script, shared);
+  }
+  return shared;
+}
+
+/** A run: the bundle evaluated for it in its bundle's shared context. */
+export class WorkflowSandbox {
+  readonly #shared: SharedContext;
+  readonly #globals: RunGlobals;
+  readonly #runtime: SandboxRuntime;
+  readonly #bridge: HostBridge;
+  readonly #timeoutMs: number;
+
+  private constructor(shared: SharedContext, runtime: SandboxRuntime, globals: RunGlobals, bridge: HostBridge, timeoutMs: number) {
+    this.#shared = shared;
+    this.#runtime = runtime;
+    this.#globals = globals;
+    this.#bridge = bridge;
+    this.#timeoutMs = timeoutMs;
+  }
+
+  /**
+   * Evaluates the bundle for a new run in its bundle's shared context (the user's module-level
+   * code runs here, under the deadline), with the bridge installed for it.
+   * @throws DeadlockError when evaluation exceeds the deadline; the evaluation error otherwise
+   */
+  static create(bundle: SandboxScript, bridge: HostBridge, options: SandboxOptions): WorkflowSandbox {
+    const shared = sharedContext(bundle, bridge, options.deadlockTimeoutMs);
+    const globals: RunGlobals = { assigned: {} };
+    shared.swapIn(globals);
+    const context = shared.context as Record<string, unknown>;
+    Object.defineProperty(context, HOST_BRIDGE_GLOBAL, { value: bridge, configurable: true, enumerable: false });
+    // The runtime the evaluation installs is read below: not the previous run's.
+    delete context[SANDBOX_RUNTIME_GLOBAL];
+    try {
+      runBounded(() => evaluateRunScript.runInContext(shared.context, { timeout: options.deadlockTimeoutMs }), bridge, options.deadlockTimeoutMs, 'evaluating the workflow bundle', shared);
+    } finally {
+      delete context[HOST_BRIDGE_GLOBAL];
+      shared.swapOut(globals);
+    }
+    const runtime = context[SANDBOX_RUNTIME_GLOBAL] as SandboxRuntime | undefined;
     if (runtime === undefined) throw new Error('the workflow bundle did not install the Logbook runtime (built without bundleWorkflowCode?)');
-    return new WorkflowSandbox(context, runtime, bridge, options.deadlockTimeoutMs);
+    return new WorkflowSandbox(shared, runtime, globals, bridge, options.deadlockTimeoutMs);
   }
 
   /** Workflow types the bundle exports. */
@@ -92,50 +186,73 @@ export class WorkflowSandbox {
 
   /**
    * Runs one activation: the jobs, then the condition loop until every coroutine is blocked.
-   * @throws DeadlockError when it takes longer than the deadlock timeout (the context is then unusable)
+   * @throws DeadlockError when it takes longer than the deadlock timeout (the context is then given up)
+   * @throws SandboxContextLostError when another run's deadlock gave up this run's context
    */
   activate(input: ActivationInput): ActivationOutput {
     const deadline = performance.now() + this.#timeoutMs;
     const remaining = () => Math.max(1, Math.ceil(deadline - performance.now()));
-    this.#runtime.prepare(input);
-    const run = (script: vm.Script) =>
-      runBounded(() => script.runInContext(this.#context, { timeout: remaining() }), this.#bridge, this.#timeoutMs, 'running an activation');
-    // Every bounded step starts a watchdog thread (~150 µs), so steps that run no user code are
-    // direct calls: the common activation costs one watchdog.
-    run(activateScript);
-    // A condition that unblocks lets code run, which may satisfy further conditions.
-    while (this.#runtime.hasBlockedConditions() && (run(unblockScript) as number) > 0);
-    // Describing a task failure reads user-defined error properties: bounded too.
-    return this.#runtime.hasTaskFailure() ? (run(concludeScript) as ActivationOutput) : this.#runtime.conclude();
+    return this.#within(() => {
+      this.#runtime.prepare(input);
+      const run = (script: vm.Script) =>
+        runBounded(() => script.runInContext(this.#shared.context, { timeout: remaining() }), this.#bridge, this.#timeoutMs, 'running an activation', this.#shared);
+      // Every bounded step starts a watchdog thread (~150 µs), so steps that run no user code are
+      // direct calls: the common activation costs one watchdog.
+      run(activateScript);
+      // A condition that unblocks lets code run, which may satisfy further conditions.
+      while (this.#runtime.hasBlockedConditions() && (run(unblockScript) as number) > 0);
+      // Describing a task failure reads user-defined error properties: bounded too.
+      return this.#runtime.hasTaskFailure() ? (run(concludeScript) as ActivationOutput) : this.#runtime.conclude();
+    });
   }
 
   /**
    * Answers a query from the run's current state, between activations: the handler (and the
    * microtasks it causes) runs under the deadlock timeout in query mode, which refuses anything
    * that would change the run (see `queries.ts`).
-   * @throws DeadlockError when the handler takes longer than the deadlock timeout (the context is then unusable)
+   * @throws DeadlockError when the handler takes longer than the deadlock timeout (the context is then given up)
+   * @throws SandboxContextLostError when another run's deadlock gave up this run's context
    */
   query(input: QueryInput): QueryOutput {
     const deadline = performance.now() + this.#timeoutMs;
-    const run = (script: vm.Script) =>
-      runBounded(() => script.runInContext(this.#context, { timeout: Math.max(1, Math.ceil(deadline - performance.now())) }), this.#bridge, this.#timeoutMs, 'answering a query');
-    this.#runtime.prepareQuery(input);
-    run(queryScript);
-    // Describing a failure reads user-defined error properties: bounded too.
-    return this.#runtime.hasQueryFailure() ? (run(concludeQueryScript) as QueryOutput) : this.#runtime.concludeQuery();
+    return this.#within(() => {
+      const run = (script: vm.Script) =>
+        runBounded(() => script.runInContext(this.#shared.context, { timeout: Math.max(1, Math.ceil(deadline - performance.now())) }), this.#bridge, this.#timeoutMs, 'answering a query', this.#shared);
+      this.#runtime.prepareQuery(input);
+      run(queryScript);
+      // Describing a failure reads user-defined error properties: bounded too.
+      return this.#runtime.hasQueryFailure() ? (run(concludeQueryScript) as QueryOutput) : this.#runtime.concludeQuery();
+    });
   }
 
-  /** Drops the run's pending state; the context is garbage once unreferenced. */
+  /** Drops the run's pending state and its globals; the context stays for the other runs. */
   dispose(): void {
     this.#runtime.dispose();
+    this.#globals.assigned = {};
+  }
+
+  /** Runs `step` with this run current in its context, its globals swapped in. */
+  #within<T>(step: () => T): T {
+    if (this.#shared.lost) {
+      const { workflowId, runId } = this.#bridge.info;
+      throw new SandboxContextLostError(`the sandbox context of workflow ${workflowId} (run ${runId}) was given up after another run deadlocked in it; replay the run`);
+    }
+    this.#shared.swapIn(this.#globals);
+    this.#runtime.enter();
+    try {
+      return step();
+    } finally {
+      this.#shared.swapOut(this.#globals);
+    }
   }
 }
 
-function runBounded(step: () => unknown, bridge: HostBridge, timeoutMs: number, what: string): unknown {
+function runBounded(step: () => unknown, bridge: HostBridge, timeoutMs: number, what: string, shared?: SharedContext): unknown {
   try {
     return step();
   } catch (err) {
     if ((err as { code?: unknown }).code !== 'ERR_SCRIPT_EXECUTION_TIMEOUT') throw err;
+    if (shared) shared.lost = true;
     const { workflowType, workflowId, runId } = bridge.info;
     throw new DeadlockError(
       `workflow ${workflowType} (workflowId ${workflowId}, runId ${runId}) did not yield within ${timeoutMs} ms while ${what} ` +

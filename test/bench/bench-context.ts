@@ -1,5 +1,6 @@
 import type { CommandClient } from '../../sdk/client/command-client.js';
 import type { HistoryReader } from './engine-probes.js';
+import type { CpuRoles } from './process-cpu.js';
 
 /** Settings shared by every workload of one `npm run bench` run. */
 export interface BenchSettings {
@@ -14,6 +15,14 @@ export interface BenchSettings {
   readonly ratesGiven: boolean;
   readonly stepSeconds: number;
   readonly latencyRuns: number;
+  /** Callers of the closed-loop workload (`--concurrency`, 64 unless given). */
+  readonly concurrency: number;
+  /**
+   * Where the workflow and activity workers run on Kafka (`--workers`): `separate`, a process of
+   * their own beside the engine's (the normal deployment, and the default), or `same`, inside the
+   * engine process.
+   */
+  readonly workers: 'separate' | 'same';
   readonly speedOfLightRecords: number;
   /** `--size N`: a workload's own count (W2 workflows, W3 workflows × signals…), when given. */
   readonly size?: number;
@@ -33,7 +42,7 @@ export interface BenchEngine {
   readonly prefix: string;
   /**
    * The file the bench activity appends one line per execution to (`BENCH_ACTIVITY_LOG` of the
-   * engine process, see workflows/activities.ts); Kafka only, where the activities run in the engine process.
+   * engine and worker processes, see workflows/activities.ts); Kafka only.
    */
   readonly activityLog?: string;
   /** Reads a run's history from the engine (for timestamps the engine recorded). */
@@ -51,6 +60,11 @@ export interface BenchContext {
   readonly brokers?: readonly string[];
   /** Progress lines, timestamped by the harness. */
   readonly log: (line: string) => void;
+  /**
+   * The processes whose CPU time a workload adds up, by role (`engine`, `workers`, `broker`,
+   * `client`), read anew at each call since W4 replaces the engine process.
+   */
+  readonly cpuRoles: () => CpuRoles;
   /** The JSON results of the workloads that ran before this one, by workload name (sol-ratio reads w1's and sol's). */
   readonly results: Readonly<Record<string, unknown>>;
 }

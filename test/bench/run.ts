@@ -1,9 +1,11 @@
 /**
  * The benchmark harness: `npm run bench [-- --quick] [--workloads w1,sol,…] [--backend kafka|embedded]
- * [--shards 4] [--size N] [--rates 25,50,100] [--step-seconds 10] [--runs 50] [--profile]`.
+ * [--shards 4] [--size N] [--rates 25,50,100] [--step-seconds 10] [--runs 50] [--concurrency 64]
+ * [--workers separate|same] [--profile]`.
  *
- * Starts what it needs (a broker unless LOGBOOK_KAFKA_BROKERS is set; on Kafka the engine and its
- * workers as a separate process), runs the chosen workloads (see workloads/index.ts), prints
+ * Starts what it needs (a broker unless LOGBOOK_KAFKA_BROKERS is set; on Kafka the engine as a
+ * process of its own, and its workers as another unless `--workers same` puts them in the engine's),
+ * runs the chosen workloads (see workloads/index.ts), prints
  * progress and a table, and writes a JSON result (with the machine, versions and settings) under
  * test/bench/results/. `--profile` runs the engine process (Kafka backend) under `--cpu-prof` and
  * writes its CPU profile under test/bench/results/profiles/ (open it in Chrome DevTools);
@@ -27,6 +29,8 @@ import { EngineMetrics } from '../../gateway/metrics.js';
 import type { BenchContext, BenchEngine, BenchSettings, TableRow } from './bench-context.js';
 import { httpHistoryReader, localHistoryReader } from './engine-probes.js';
 import { QUICK_WORKLOADS, WORKLOADS } from './workloads/index.js';
+import { DEFAULT_CONCURRENCY } from './workloads/w1-closed.js';
+import { freePorts } from '../kafka/config.js';
 import { benchChart } from './chart/bench-chart.js';
 import { renderSvg } from './chart/svg-chart.js';
 
@@ -40,10 +44,13 @@ const { values } = parseArgs({
     rates: { type: 'string' },
     'step-seconds': { type: 'string' },
     runs: { type: 'string' },
+    concurrency: { type: 'string' },
+    workers: { type: 'string', default: 'separate' },
     profile: { type: 'boolean', default: false },
   },
 });
 const quick = values.quick!;
+if (values.workers !== 'separate' && values.workers !== 'same') throw new Error(`--workers must be separate or same, got ${values.workers}`);
 if (values.backend !== 'kafka' && values.backend !== 'embedded') throw new Error(`--backend must be kafka or embedded, got ${values.backend}`);
 const known = WORKLOADS.map((w) => w.name);
 const chosen = values.workloads?.split(',') ?? (quick ? [...QUICK_WORKLOADS] : known);
@@ -57,6 +64,8 @@ const settings: BenchSettings = {
   ratesGiven: values.rates !== undefined,
   stepSeconds: Number(values['step-seconds'] ?? (quick ? 6 : 20)),
   latencyRuns: Number(values.runs ?? (quick ? 30 : 200)),
+  concurrency: Number(values.concurrency ?? DEFAULT_CONCURRENCY),
+  workers: values.workers,
   // Small runs finish in well under a second and swing ±25 %; these are long enough to settle.
   speedOfLightRecords: quick ? 60_000 : 200_000,
   ...(values.size ? { size: Number(values.size) } : {}),
@@ -136,24 +145,24 @@ async function setUp(): Promise<BenchContext> {
       history: localHistoryReader((workflowId, runId) => t.engine.history('default', workflowId, runId), t.engine.dataConverter),
       metrics: () => metrics.registry.metrics(),
     };
-    return { settings, client: t.engine.client, engine, log, results: result };
+    // One process holds the engine, its workers and the load generator.
+    return { settings, client: t.engine.client, engine, log, results: result, cpuRoles: () => ({ all: [process.pid] }) };
   }
   const dataDirectory = join(data, 'node');
   // Outside the data directory: the execution log is the benchmark's, not the engine's state.
   const activityLog = join(data, 'activity-executions.jsonl');
-  const env = {
-    LOGBOOK_KAFKA_BROKERS: brokers!.join(','),
-    ENGINE_PREFIX: prefix,
-    ENGINE_SHARDS: String(settings.shards),
-    ENGINE_ROLE: 'both',
-    ENGINE_DATA: dataDirectory,
-    BENCH_ACTIVITY_LOG: activityLog,
-  };
-  log('starting the engine and its workers (separate process)');
+  const separate = settings.workers === 'separate';
+  // A fixed port: the workers' history fetcher keeps its gateway when W4 restarts the engine.
+  const [port] = await freePorts(1);
+  const common = { LOGBOOK_KAFKA_BROKERS: brokers!.join(','), ENGINE_PREFIX: prefix, ENGINE_SHARDS: String(settings.shards), BENCH_ACTIVITY_LOG: activityLog };
+  const env = { ...common, ENGINE_ROLE: separate ? 'engine' : 'both', ENGINE_DATA: dataDirectory, ENGINE_PORT: String(port) };
+  log(`starting the engine${separate ? ', and its workers in a process of their own' : ' and its workers in one process'}`);
   const profileDir = fileURLToPath(new URL('./results/profiles/', import.meta.url));
   const nodeFlags = values.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : process.env.BENCH_NODE_FLAGS?.split(' ') ?? [];
   let process_: EngineProcess = await startEngineProcess(env, undefined, nodeFlags);
   cleanups.push(async () => void (await process_.stop()));
+  const workers = separate ? await startEngineProcess({ ...common, ENGINE_ROLE: 'workers', ENGINE_WORKER_QUEUES: 'bench', ENGINE_WORKER_GATEWAY: process_.endpoint }, undefined, nodeFlags) : undefined;
+  if (workers) cleanups.push(async () => void (await workers.stop()));
   const engine: BenchEngine = {
     get pid() {
       return process_.pid;
@@ -178,7 +187,9 @@ async function setUp(): Promise<BenchContext> {
   cleanups.push(() => kafkaLog.close());
   const { client, close } = await connectLogClient(kafkaLog, topicCatalog({ prefix, shards: settings.shards }));
   cleanups.push(close);
-  return { settings, client, engine, brokers, log, results: result };
+  const brokerPids = broker ? broker.pids : (process.env.BENCH_BROKER_PIDS?.split(',').map(Number) ?? []);
+  const cpuRoles = () => ({ engine: [process_.pid], ...(workers ? { workers: [workers.pid] } : {}), ...(brokerPids.length ? { broker: brokerPids } : {}), client: [process.pid] });
+  return { settings, client, engine, brokers, log, results: result, cpuRoles };
 }
 
 /** Writes the JSON result and its chart, and prints the table. */

@@ -1,4 +1,5 @@
 import type { Log } from '../../topics/log/log.js';
+import { topicCatalog } from '../../topics/catalog.js';
 
 /**
  * Counting what the engine wrote to its topics between two moments, for the records/s figure of
@@ -64,4 +65,19 @@ export async function waitUntilQuiet(log: Log, topics: readonly CountedTopic[], 
     last = now;
   }
   return null;
+}
+
+/**
+ * The topics a W1 run writes to: the engine's fixed topics and the `bench` queue's task topics (the
+ * other queues' task topics carry nothing), with their partition counts.
+ */
+export async function benchTopics(log: Log, prefix: string, shards: number): Promise<CountedTopic[]> {
+  const catalog = topicCatalog({ prefix, shards });
+  const names = [...catalog.fixedTopics.map((t) => t.name), ...Object.values(catalog.taskTopics('default', 'bench'))];
+  return [...(await log.admin.describeTopics(names)).values()].map((t) => ({ name: t.name, partitions: t.partitions }));
+}
+
+/** Committed data records of every topic together. */
+export function totalRecords(growth: Readonly<Record<string, TopicGrowth>>): number {
+  return Object.values(growth).reduce((n, g) => n + g.records, 0);
 }

@@ -24,27 +24,28 @@ export function percentiles(samples: readonly number[]): Percentiles {
 }
 
 /** Starts one W1 workflow and resolves with its run id and start-to-result time in ms. */
-async function runOne(client: CommandClient, id: string, timeoutMs: number): Promise<{ runId: string; ms: number }> {
+async function runOne(client: CommandClient, id: string, timeoutMs: number, workflowType = 'threeSteps'): Promise<{ runId: string; ms: number }> {
   const started = performance.now();
-  const reply = await client.start({ workflowId: id, workflowType: 'threeSteps', taskQueue: 'bench', args: [PAYLOAD] });
+  const reply = await client.start({ workflowId: id, workflowType, taskQueue: 'bench', args: [PAYLOAD] });
   if (reply.kind !== 'StartAccepted') throw new Error(`start of ${id}: ${reply.kind} ${reply.failure?.message ?? ''}`);
   const result = await client.send(client.envelope('default', id, { type: 'AwaitWorkflowExecutionResult', followRuns: false }), { awaitReply: true, timeoutMs });
   if (result?.executionStatus !== 'Completed') throw new Error(`${id} closed as ${result?.executionStatus ?? result?.kind}`);
   return { runId: reply.runId!, ms: performance.now() - started };
 }
 
-/** W1a: `runs` workflows one after another (after `warmup` unmeasured ones); also the measured runs. */
+/** W1a: `runs` workflows of `workflowType` one after another (after `warmup` unmeasured ones); also the measured runs. */
 export async function w1Latency(
   client: CommandClient,
   runs: number,
   onProgress: (line: string) => void,
   warmup = 5,
+  workflowType = 'threeSteps',
 ): Promise<{ latency: Percentiles; runs: Array<{ workflowId: string; runId: string }> }> {
   const samples: number[] = [];
   const measured: Array<{ workflowId: string; runId: string }> = [];
   for (let i = 0; i < runs + warmup; i++) {
     const workflowId = `w1-latency-${Date.now()}-${i}`;
-    const { runId, ms } = await runOne(client, workflowId, 30_000);
+    const { runId, ms } = await runOne(client, workflowId, 30_000, workflowType);
     if (i >= warmup) {
       samples.push(ms);
       measured.push({ workflowId, runId });
@@ -97,4 +98,65 @@ export async function w1Rate(client: CommandClient, rate: number, seconds: numbe
     latency,
     keptUp: latencies.length === started && latency.p99 < 1_000,
   };
+}
+
+/** What a closed loop of W1 workflows did in its window. */
+export interface ClosedLoopStep {
+  readonly concurrency: number;
+  readonly seconds: number;
+  /** Workflows that completed inside the window. */
+  readonly completed: number;
+  readonly completedPerSecond: number;
+  /** Start-to-result time of the workflows completed in the window. */
+  readonly latency: Percentiles;
+  /** Workflows that failed or timed out (the loop goes on without them). */
+  readonly failed: number;
+}
+
+/**
+ * W1 closed loop: `concurrency` callers, each starting a workflow and waiting for its result before
+ * starting the next, for `seconds`. The caller count, not an offered rate, sets the load, so the
+ * figure is what the engine completes when it is the bottleneck. `onWindowStart` runs after
+ * `warmupSeconds` (a caller snapshots counters there), `onWindowEnd` when the window closes; only
+ * workflows that complete inside the window count. `workflowType` is `threeSteps` unless given
+ * (`threeLocalSteps` runs the steps as local activities).
+ */
+export async function w1ClosedLoop(
+  client: CommandClient,
+  concurrency: number,
+  warmupSeconds: number,
+  seconds: number,
+  options: { workflowType?: string; onWindowStart?: () => Promise<void>; onWindowEnd?: () => Promise<void> } = {},
+): Promise<ClosedLoopStep> {
+  const latencies: number[] = [];
+  let failed = 0;
+  let counting = false;
+  let stopping = false;
+  let sequence = 0;
+  const caller = async (slot: number) => {
+    while (!stopping) {
+      const id = `w1-closed-${slot}-${Date.now().toString(36)}-${sequence++}`;
+      try {
+        const { ms } = await runOne(client, id, 60_000, options.workflowType);
+        if (counting && !stopping) latencies.push(ms);
+      } catch {
+        if (counting) failed++;
+      }
+    }
+  };
+  const callers = Array.from({ length: concurrency }, (_, slot) => caller(slot));
+  await sleep(warmupSeconds * 1000);
+  await options.onWindowStart?.();
+  counting = true;
+  const from = performance.now();
+  await sleep(seconds * 1000);
+  const elapsed = (performance.now() - from) / 1000;
+  stopping = true;
+  await options.onWindowEnd?.();
+  await Promise.all(callers);
+  return { concurrency, seconds: elapsed, completed: latencies.length, completedPerSecond: latencies.length / elapsed, latency: percentiles(latencies), failed };
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
 }

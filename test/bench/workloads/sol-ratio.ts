@@ -2,7 +2,7 @@ import { topicCatalog } from '../../../topics/catalog.js';
 import { openLog } from '../../../topics/log/open-log.js';
 import type { Workload } from '../bench-context.js';
 import type { SpeedOfLightResult } from '../speed-of-light.js';
-import { growthBetween, snapshotEndOffsets, waitUntilQuiet, type TopicGrowth } from '../topic-records.js';
+import { benchTopics, growthBetween, snapshotEndOffsets, waitUntilQuiet, type TopicGrowth } from '../topic-records.js';
 import { w1Rate, type RateStep } from '../w1.js';
 
 /** The target the engine's records/s is reported against: half the bare kafkajs loop. */
@@ -44,8 +44,7 @@ export const solRatioWorkload: Workload = {
     const kafkaLog = await openLog({ kind: 'kafka', brokers: [...brokers!] });
     try {
       const catalog = topicCatalog({ prefix: engine.prefix, shards: settings.shards });
-      const names = [...catalog.fixedTopics.map((t) => t.name), ...Object.values(catalog.taskTopics('default', 'bench'))];
-      const topics = [...(await kafkaLog.admin.describeTopics(names)).values()].map((t) => ({ name: t.name, partitions: t.partitions }));
+      const topics = await benchTopics(kafkaLog, engine.prefix, settings.shards);
       const quietAfterSeconds = await waitUntilQuiet(kafkaLog, topics, 60);
       log(`sol-ratio: W1 at ${rate} workflows/s (engine quiet ${quietAfterSeconds === null ? 'never' : `after ${quietAfterSeconds} s`}); ${warmupSeconds} s warm-up, then ${windowSeconds} s counted over ${topics.length} topics`);
       const load = w1Rate(client, rate, warmupSeconds + windowSeconds + 1, windowSeconds * 2);

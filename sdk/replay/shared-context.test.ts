@@ -1,0 +1,80 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { bundleWorkflowCode, type WorkflowBundle } from '../workflow/bundle.js';
+import { EvictionRequiredError } from './errors.js';
+import { HistoryBuilder } from './history-builder.js';
+import { commandsOf, decode, nextTask } from './test-harness.js';
+import { WorkflowRun } from './workflow-run.js';
+
+// Runs of one bundle share a vm context; these tests prove they share nothing a workflow can see.
+
+const path = fileURLToPath(new URL('./test-workflows/run-isolation.ts', import.meta.url));
+let bundle: Promise<WorkflowBundle> | undefined;
+const isolationBundle = () => (bundle ??= bundleWorkflowCode({ workflowsPath: path }));
+const quiet = { logger: () => undefined };
+
+/** A probe's history; each seed also starts the run at its own time (seed × 500 ms after 2024-01-01). */
+function probeHistory(workflowId: string, prngSeed: number): HistoryBuilder {
+  const runId = `00000000-0000-4000-8000-00000000000${prngSeed}`;
+  return new HistoryBuilder({ workflowType: 'isolationProbe', workflowId, runId, prngSeed, startTime: Date.UTC(2024, 0, 1) + prngSeed * 500 }).start();
+}
+
+/** Runs an isolation probe to completion on its own and returns its result. */
+async function alone(workflowId: string, prngSeed: number): Promise<unknown> {
+  const h = probeHistory(workflowId, prngSeed);
+  const run = WorkflowRun.create(await isolationBundle(), h.identity, quiet);
+  h.completeTask(commandsOf(nextTask(run, h))).advance(1_000).timerFired('1').scheduleTask();
+  const [command] = commandsOf(nextTask(run, h));
+  run.dispose();
+  assert.equal(command?.type, 'CompleteWorkflowExecution');
+  return command?.type === 'CompleteWorkflowExecution' ? decode(command.result) : undefined;
+}
+
+test('interleaved runs of one bundle keep their own module state, assigned globals, random draws and clocks', async () => {
+  const a = probeHistory('probe-a', 1);
+  const b = probeHistory('probe-b', 2);
+  const runA = WorkflowRun.create(await isolationBundle(), a.identity, quiet);
+  const runB = WorkflowRun.create(await isolationBundle(), b.identity, quiet);
+  // A starts and assigns its global, then B starts in the same context, then both resume.
+  a.completeTask(commandsOf(nextTask(runA, a)));
+  b.completeTask(commandsOf(nextTask(runB, b)));
+  a.advance(1_000).timerFired('1').scheduleTask();
+  b.advance(1_000).timerFired('1').scheduleTask();
+  const [doneA] = commandsOf(nextTask(runA, a));
+  const [doneB] = commandsOf(nextTask(runB, b));
+  runA.dispose();
+  runB.dispose();
+  assert.ok(doneA?.type === 'CompleteWorkflowExecution' && doneB?.type === 'CompleteWorkflowExecution');
+  const resultA = decode(doneA.result) as Record<string, unknown>;
+  const resultB = decode(doneB.result) as Record<string, unknown>;
+  assert.deepEqual(
+    { starts: resultA.starts, seenBeforeAssigning: resultA.seenBeforeAssigning, seenAfterSleep: resultA.seenAfterSleep },
+    { starts: 1, seenBeforeAssigning: undefined, seenAfterSleep: 'probe-a' },
+  );
+  assert.deepEqual(
+    { starts: resultB.starts, seenBeforeAssigning: resultB.seenBeforeAssigning, seenAfterSleep: resultB.seenAfterSleep },
+    { starts: 1, seenBeforeAssigning: undefined, seenAfterSleep: 'probe-b' },
+  );
+  assert.notEqual(resultA.now, resultB.now, 'each run reads its own workflow clock');
+  assert.deepEqual(resultA, await alone('probe-a', 1), 'run A interleaved returns what it returns alone');
+  assert.deepEqual(resultB, await alone('probe-b', 2), 'run B interleaved returns what it returns alone');
+});
+
+test('a run that deadlocks gives up the shared context: a run cached in it must be replayed, and its replay completes', async () => {
+  const waiting = probeHistory('probe-waiting', 3);
+  const cached = WorkflowRun.create(await isolationBundle(), waiting.identity, quiet);
+  waiting.completeTask(commandsOf(nextTask(cached, waiting)));
+  const spinner = new HistoryBuilder({ workflowType: 'spins', workflowId: 'spinner' }).start();
+  const spinning = WorkflowRun.create(await isolationBundle(), spinner.identity, { ...quiet, deadlockTimeoutMs: 100 });
+  const deadlocked = spinning.activate(spinner.events);
+  spinning.dispose();
+  assert.equal(deadlocked.type === 'failed' && deadlocked.cause, 'Deadlock');
+  waiting.advance(1_000).timerFired('1').scheduleTask();
+  assert.throws(() => nextTask(cached, waiting), (err: unknown) => err instanceof EvictionRequiredError && /given up after another run deadlocked/.test(err.message));
+  const replay = WorkflowRun.create(await isolationBundle(), waiting.identity, quiet);
+  const [command] = commandsOf(replay.activate(waiting.events));
+  replay.dispose();
+  assert.equal(command?.type, 'CompleteWorkflowExecution');
+  assert.deepEqual(command?.type === 'CompleteWorkflowExecution' && decode(command.result), await alone('probe-waiting', 3));
+});
