@@ -65,7 +65,10 @@ export async function openKvStore(location: string): Promise<KvStore> {
   }
   return {
     location,
-    get: (key) => db.get(key),
+    // Synchronous: a read served from LevelDB's caches costs ~3 µs of CPU this way and ~15–30 µs
+    // through the thread pool, and the engine reads a few keys per input. Still a promise to callers,
+    // so a read of a closed store rejects as before.
+    get: async (key) => db.getSync(key),
     batch: (operations) => db.batch(operations.map((op) => ({ ...op }))),
     range: (range) => db.iterator({ ...range }),
     clear: (range) => db.clear({ ...range }),

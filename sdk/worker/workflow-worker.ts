@@ -1,3 +1,4 @@
+import { CLAIM_DEFER_MS, claimUnlessAnsweredWithin } from './deferred-claim.js';
 import type { LogRecord } from '../../topics/log/log.js';
 import type { TaskAttemptRef } from '../../topics/schemas/command/index.js';
 import type { HistoryEvent } from '../../topics/schemas/history-event/index.js';
@@ -113,8 +114,8 @@ export class WorkflowWorker {
   }
 
   /**
-   * Runs one workflow task and answers it. The claim is written beside the activation (the engine
-   * arms start-to-close from it) and retried until it lands; the completion or failure is retried
+   * Runs one workflow task and answers it. The claim (the engine arms start-to-close from it) is
+   * written if the activation is still running after the claim delay, and retried until it lands; the completion or failure is retried
    * while the partition is this worker's. A task whose answer could not be written by then is
    * handed back (TaskHandedBackError), never committed past unanswered.
    */
@@ -123,9 +124,11 @@ export class WorkflowWorker {
     const task = await this.connection.serde.decode(workflowTaskCodec, record.value);
     const run: RunRef = { namespace: task.namespace, workflowId: task.workflowId, runId: task.runId };
     const ref = { scheduledEventId: task.scheduledEventId, attempt: task.attempt, identity: this.options.identity };
-    // The answer implies the claim: once it is written, a claim still retrying is not needed.
+    // The answer implies the claim: a task answered within the claim delay sends none, and once the
+    // answer is written a claim still retrying is not needed.
     const answered = new AbortController();
-    void this.commands.writeUntilDone(run, { type: 'WorkflowTaskStarted', ...ref }, AbortSignal.any([taken, answered.signal])).catch(() => undefined);
+    const claiming = AbortSignal.any([taken, answered.signal]);
+    claimUnlessAnsweredWithin(CLAIM_DEFER_MS, claiming, () => this.commands.writeUntilDone(run, { type: 'WorkflowTaskStarted', ...ref }, claiming));
     try {
       await this.answer(run, ref, task, await this.outcome(task), taken);
     } finally {
