@@ -102,6 +102,11 @@ class SharedContext {
     this.#baseline = new Set(Object.keys(this.context));
   }
 
+  /** Deletes globals inside the context. */
+  forget(...keys: string[]): void {
+    this.#deleteGlobals(keys);
+  }
+
   /** Puts `run`'s globals in the context (taking the previous run's out first). */
   swapIn(run: RunGlobals): void {
     if (this.#current === run) return;
@@ -167,11 +172,11 @@ export class WorkflowSandbox {
     const context = shared.context as Record<string, unknown>;
     Object.defineProperty(context, HOST_BRIDGE_GLOBAL, { value: bridge, configurable: true, enumerable: false });
     // The runtime the evaluation installs is read below: not the previous run's.
-    delete context[SANDBOX_RUNTIME_GLOBAL];
+    shared.forget(SANDBOX_RUNTIME_GLOBAL);
     try {
       runBounded(() => evaluateRunScript.runInContext(shared.context, { timeout: options.deadlockTimeoutMs }), bridge, options.deadlockTimeoutMs, 'evaluating the workflow bundle', shared);
     } finally {
-      delete context[HOST_BRIDGE_GLOBAL];
+      shared.forget(HOST_BRIDGE_GLOBAL);
       shared.swapOut(globals);
     }
     const runtime = context[SANDBOX_RUNTIME_GLOBAL] as SandboxRuntime | undefined;
