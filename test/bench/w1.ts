@@ -141,6 +141,8 @@ export async function w1ClosedLoop(
         if (counting && !stopping) latencies.push(ms);
       } catch {
         if (counting) failed++;
+        // A caller whose start fails at once (the engine is gone) must not spin: wait before the next.
+        await sleep(100);
       }
     }
   };
