@@ -116,8 +116,9 @@ export class WorkflowWorker {
   /**
    * Runs one workflow task and answers it. The claim (the engine arms start-to-close from it) is
    * written if the task is still unanswered after the claim delay, and retried until it lands; the
-   * completion or failure is retried while the partition is this worker's. A task whose answer could not be written by then is
-   * handed back (TaskHandedBackError), never committed past unanswered.
+   * completion or failure is retried while the partition is this worker's. A task whose answer
+   * could not be written by then is handed back (TaskHandedBackError), never committed past
+   * unanswered.
    */
   private async process(record: LogRecord, taken: AbortSignal): Promise<void> {
     if (!record.value) return;
