@@ -86,6 +86,29 @@ test('a transaction never holds a record twice when one broker reports a written
   }
 });
 
+test('a transaction whose partitions have three leaders sends the first partition alone, then the other two together: only a one-leader send may be retried', { timeout: 60_000 }, async (t) => {
+  const topic = uniqueName('split-send');
+  await topicLedByEachNode(topic);
+  const transactionalId = uniqueName('split-send-tx');
+  const watch = produceFaults([{ transactionalId, times: 0, action: { kind: 'drop' } }]);
+  const log = new KafkaLog({ brokers: cluster.brokers, clientId: uniqueName('split'), maxRecordBytes: MAX_RECORD_BYTES, faults: { socketFactory: watch.socketFactory } });
+  try {
+    const records = [0, 1, 2].map((p) => ({ topic, partition: p, key: `k${p}`, value: Buffer.from(`partition ${p}`) }));
+    // Every broker learns of a new topic's leaders a moment after the controller: a first
+    // transaction (not watched) may fail on a broker that has not, and is written again.
+    await commitLikeAShard(log, uniqueName('split-send-warm-up'), records.map((r) => ({ ...r, key: `warm-up-${r.key}` })));
+    const { attempts } = await commitLikeAShard(log, transactionalId, records);
+    t.diagnostic(`attempts: ${attempts.map((a) => (a === 'committed' ? a : a.message)).join(' | ')}`);
+    assert.deepEqual(attempts, ['committed']);
+    const partitionsPerRequest = watch.requests.map((r) => r.batches.map((b) => b.partition).sort());
+    assert.deepEqual(partitionsPerRequest[0], [0]);
+    assert.deepEqual(partitionsPerRequest.slice(1).flat().sort(), [1, 2]);
+    assert.deepEqual(await committedKeyCounts(log, topic, [0, 1, 2], ['k0', 'k1', 'k2']), { k0: 1, k1: 1, k2: 1 });
+  } finally {
+    await log.close();
+  }
+});
+
 test('on three brokers the engine\'s topics default to replication factor 3 and min.insync.replicas 2, task topics too', { timeout: 60_000 }, async () => {
   const log = new KafkaLog({ brokers: cluster.brokers, clientId: uniqueName('replication'), maxRecordBytes: MAX_RECORD_BYTES });
   try {

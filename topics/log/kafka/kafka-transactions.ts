@@ -28,7 +28,7 @@ export async function openTransactionalProducer(
   transactionalId: string,
   settings: TransactionalSettings,
 ): Promise<TransactionalProducer> {
-  const { producer, keepCoordinator } = producerWithCachedCoordinator(kafka, {
+  const { producer, leadership, keepCoordinator } = producerWithCachedCoordinator(kafka, {
     transactionalId,
     // Transactions are idempotent whatever this says; `idempotent: true` would only add a second,
     // unused producer id and forbid `retries: 0`.
@@ -74,7 +74,7 @@ export async function openTransactionalProducer(
         return {
           send: async (records) => {
             assertRecordsFit(records, settings.maxRecordBytes);
-            const sends = await guard('send', () => sendWithoutDuplicates(tx, records, settings.toMessages));
+            const sends = await guard('send', () => sendWithoutDuplicates(tx, records, settings.toMessages, leadership));
             for (const sent of sends) recordWritten(written, sent.topicMessages, sent.appended);
           },
           commitGroupPositions: (groupId, partition, positions) =>

@@ -1,5 +1,6 @@
 import type { Kafka, Producer, ProducerConfig } from 'kafkajs';
 import { LogbookError } from '../../errors.js';
+import { leadershipView, type LeadershipCluster, type LeadershipView } from './producer-leadership.js';
 
 /** KafkaJS's coordinator type of transactional ids (protocol/coordinatorTypes.js). */
 const TRANSACTION_COORDINATOR = 1;
@@ -9,16 +10,18 @@ interface CoordinatorLookup {
   coordinatorType?: number;
 }
 
-/** The part of KafkaJS's internal cluster this module replaces. */
-interface LookupCluster {
+/** The part of KafkaJS's internal cluster this module replaces, and the part it reads. */
+interface LookupCluster extends LeadershipCluster {
   findGroupCoordinatorMetadata(lookup: CoordinatorLookup): Promise<unknown>;
 }
 
 type ClusterFactory = (options: object) => LookupCluster;
 
-/** A producer and the switch that makes it keep its transaction coordinator. */
+/** A producer, the switch that makes it keep its transaction coordinator, and where its metadata sends records. */
 export interface CoordinatorCachingProducer {
   readonly producer: Producer;
+  /** The producer's own metadata, which it groups each send's Produce requests by (see transactional-send.ts). */
+  readonly leadership: LeadershipView;
   /**
    * From now on the transaction coordinator is looked up once more and then kept. Call it once
    * the producer is initialised: InitProducerId retries on coordinator errors, and must look up
@@ -49,9 +52,12 @@ export function producerWithCachedCoordinator(kafka: Kafka, config: ProducerConf
   // kafka.producer() creates its cluster synchronously through this factory; it is swapped for
   // the duration of that one call only.
   let keeping = false;
-  owner[symbol] = (options) => cacheTransactionCoordinator(create.call(kafka, options), () => keeping);
+  let cluster: LookupCluster | undefined;
+  owner[symbol] = (options) => (cluster = cacheTransactionCoordinator(create.call(kafka, options), () => keeping));
   try {
-    return { producer: kafka.producer(config), keepCoordinator: () => void (keeping = true) };
+    const producer = kafka.producer(config);
+    if (!cluster) throw new LogbookError('KAFKAJS_INTERNALS', 'this kafkajs version did not create the producer\'s cluster through its factory');
+    return { producer, leadership: leadershipView(cluster), keepCoordinator: () => void (keeping = true) };
   } finally {
     owner[symbol] = create;
   }

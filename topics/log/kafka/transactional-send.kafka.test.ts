@@ -35,3 +35,31 @@ test('a transactional produce answered only after the request timeout (the broke
     await reader.close();
   }
 });
+
+test('on a one-broker cluster a transaction writes records for several topics and partitions in one Produce request, each once', { timeout: 60_000 }, async () => {
+  const [history, state] = [uniqueName('one-send-history'), uniqueName('one-send-state')];
+  const transactionalId = uniqueName('one-send-tx');
+  const watch = produceFaults([{ transactionalId, times: 0, action: { kind: 'drop' } }]);
+  const log = new KafkaLog({ brokers: kafkaBrokers(), clientId: uniqueName('one-send'), maxRecordBytes: MAX_RECORD_BYTES, faults: { socketFactory: watch.socketFactory } });
+  try {
+    assert.equal(await log.admin.brokerCount(), 1, 'this test needs the one-broker cluster the test command starts');
+    await log.admin.createTopics([
+      { name: history, partitions: 2, replicationFactor: 1, config: {} },
+      { name: state, partitions: 2, replicationFactor: 1, config: {} },
+    ]);
+    const records = [
+      { topic: history, partition: 1, key: 'h1', value: Buffer.from('h1') },
+      { topic: history, partition: 1, key: 'h2', value: Buffer.from('h2') },
+      { topic: state, partition: 1, key: 's1', value: Buffer.from('s1') },
+      { topic: history, partition: 0, key: 'h3', value: Buffer.from('h3') },
+    ];
+    const { attempts } = await commitLikeAShard(log, transactionalId, records);
+    assert.deepEqual(attempts, ['committed']);
+    assert.equal(watch.requests.length, 1, `Produce requests: ${JSON.stringify(watch.requests.map((r) => r.batches))}`);
+    assert.deepEqual(await committedKeyCounts(log, history, [0, 1], ['h1', 'h2', 'h3']), { h1: 1, h2: 1, h3: 1 });
+    assert.deepEqual(await committedKeyCounts(log, state, [1], ['s1']), { s1: 1 });
+  } finally {
+    await log.admin.deleteTopics([history, state]).catch(() => undefined);
+    await log.close();
+  }
+});

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import type { OutgoingRecord } from '../log.js';
 import { toTopicMessages } from './kafka-log.js';
 import { leadingPartitionRun, sendWithoutDuplicates, type SendBatchTransaction } from './transactional-send.js';
+import { leadershipView, type LeadershipCluster } from './producer-leadership.js';
 
 const quick = { attempts: 4, firstDelayMs: 1, maxDelayMs: 2 };
 
@@ -30,7 +31,7 @@ const batch = [record('history', 3, 'e1'), record('history', 3, 'e2'), record('s
 
 test('the records for the first record\'s partition are sent alone first, then the rest in one send, each partition keeping its order', async () => {
   const { tx, sends } = scriptedTransaction([]);
-  await sendWithoutDuplicates(tx, batch, toTopicMessages, quick);
+  await sendWithoutDuplicates(tx, batch, toTopicMessages, undefined, quick);
   assert.deepEqual(sends, [['history/3/e1', 'history/3/e2'], ['state/3/s', 'history/3/e3', 'tasks/?/t']]);
 });
 
@@ -41,30 +42,86 @@ test('a first record without a partition (its key decides) is sent alone first',
 
 test('CONCURRENT_TRANSACTIONS on the one-partition first send is tried again, since AddPartitionsToTxn failed before anything was produced', async () => {
   const { tx, sends } = scriptedTransaction([concurrentTransactions(), concurrentTransactions()]);
-  await sendWithoutDuplicates(tx, batch, toTopicMessages, quick);
+  await sendWithoutDuplicates(tx, batch, toTopicMessages, undefined, quick);
   assert.equal(sends.length, 4);
   assert.deepEqual(sends[2], sends[0]);
 });
 
 test('CONCURRENT_TRANSACTIONS on a send to several partitions is not tried again: another broker may have written its share', async () => {
   const { tx, sends } = scriptedTransaction([undefined, concurrentTransactions()]);
-  await assert.rejects(sendWithoutDuplicates(tx, batch, toTopicMessages, quick), (e: Error) => e.name === 'KafkaJSNumberOfRetriesExceeded');
+  await assert.rejects(sendWithoutDuplicates(tx, batch, toTopicMessages, undefined, quick), (e: Error) => e.name === 'KafkaJSNumberOfRetriesExceeded');
   assert.equal(sends.length, 2);
 });
 
 test('a send that failed for want of metadata (before any Produce request) is tried again, a timed-out one is not', async () => {
   const missingMetadata = exhausted(kafkaJsError('KafkaJSMetadataNotLoaded', 'Producing to topic without metadata'));
   const retried = scriptedTransaction([undefined, missingMetadata]);
-  await sendWithoutDuplicates(retried.tx, batch, toTopicMessages, quick);
+  await sendWithoutDuplicates(retried.tx, batch, toTopicMessages, undefined, quick);
   assert.equal(retried.sends.length, 3);
 
   const timedOut = scriptedTransaction([exhausted(kafkaJsError('KafkaJSRequestTimeoutError', 'Request Produce(key: 0, version: 7) timed out'))]);
-  await assert.rejects(sendWithoutDuplicates(timedOut.tx, batch, toTopicMessages, quick));
+  await assert.rejects(sendWithoutDuplicates(timedOut.tx, batch, toTopicMessages, undefined, quick));
   assert.equal(timedOut.sends.length, 1);
 });
 
 test('a send that keeps failing with CONCURRENT_TRANSACTIONS gives up after the configured attempts', async () => {
   const { tx, sends } = scriptedTransaction(Array.from({ length: 10 }, concurrentTransactions));
-  await assert.rejects(sendWithoutDuplicates(tx, batch, toTopicMessages, quick));
+  await assert.rejects(sendWithoutDuplicates(tx, batch, toTopicMessages, undefined, quick));
   assert.equal(sends.length, quick.attempts);
+});
+
+/** A cluster as KafkaJS's, with `leaders` naming each topic's partition leaders; `refresh()` replaces its metadata as a metadata request does. */
+function clusterWith(leaders: Record<string, string[]>) {
+  const cluster = {
+    brokerPool: { metadata: { refreshed: 0 } as unknown },
+    findTopicPartitionMetadata: (topic: string) => (leaders[topic] ?? []).map((_, partitionId) => ({ partitionId })),
+    findLeaderForPartitions: (topic: string, partitions: number[]) => {
+      const result: Record<string, number[]> = {};
+      for (const p of partitions) (result[leaders[topic]![p]!] ??= []).push(p);
+      return result;
+    },
+    refresh: () => void (cluster.brokerPool = { metadata: {} }),
+  } satisfies LeadershipCluster & { refresh(): void };
+  return cluster;
+}
+const oneBroker = () => clusterWith({ history: ['1', '1', '1', '1'], state: ['1', '1', '1', '1'], tasks: ['1', '1'] });
+
+test('records that all go to one leader, by the producer\'s own metadata, are sent in one send, in their order', async () => {
+  const { tx, sends } = scriptedTransaction([]);
+  await sendWithoutDuplicates(tx, batch, toTopicMessages, leadershipView(oneBroker()), quick);
+  assert.deepEqual(sends, [['history/3/e1', 'history/3/e2', 'history/3/e3', 'state/3/s', 'tasks/?/t']]);
+});
+
+test('CONCURRENT_TRANSACTIONS on a one-leader send is tried again while the producer\'s metadata is the one the send was grouped by', async () => {
+  const { tx, sends } = scriptedTransaction([concurrentTransactions(), concurrentTransactions()]);
+  await sendWithoutDuplicates(tx, batch, toTopicMessages, leadershipView(oneBroker()), quick);
+  assert.equal(sends.length, 3);
+  assert.deepEqual(sends[2], sends[0]);
+});
+
+test('CONCURRENT_TRANSACTIONS on a one-leader send is not tried again when the producer refreshed its metadata meanwhile: the send may have been split', async () => {
+  const cluster = oneBroker();
+  const tx: SendBatchTransaction = {
+    async sendBatch() {
+      cluster.refresh();
+      throw concurrentTransactions();
+    },
+  };
+  await assert.rejects(sendWithoutDuplicates(tx, batch, toTopicMessages, leadershipView(cluster), quick), (e: Error) => e.name === 'KafkaJSNumberOfRetriesExceeded');
+});
+
+test('records whose partitions have two leaders, or a keyed record whose topic has, keep the split: the first partition alone, then the rest', async () => {
+  const twoLeaders = clusterWith({ history: ['1', '1', '1', '1'], state: ['1', '1', '1', '2'], tasks: ['1', '1'] });
+  const split = scriptedTransaction([]);
+  await sendWithoutDuplicates(split.tx, batch, toTopicMessages, leadershipView(twoLeaders), quick);
+  assert.equal(split.sends.length, 2);
+
+  const keyedOnTwo = clusterWith({ history: ['1', '1', '1', '1'], state: ['1', '1', '1', '1'], tasks: ['1', '2'] });
+  assert.equal(leadershipView(keyedOnTwo).leaderCount(batch), 2);
+  assert.equal(leadershipView(oneBroker()).leaderCount(batch), 1);
+});
+
+test('a topic or partition the producer has no metadata for leaves the leader count unknown', () => {
+  assert.equal(leadershipView(clusterWith({ history: ['1'] })).leaderCount([record('history', 0, 'a'), record('state', 0, 'b')]), undefined);
+  assert.equal(leadershipView(clusterWith({ history: ['1'] })).leaderCount([record('history', 5, 'a')]), undefined);
 });

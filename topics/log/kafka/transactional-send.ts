@@ -1,6 +1,7 @@
 import type { Message } from 'kafkajs';
 import type { OutgoingRecord } from '../log.js';
 import { causeChain } from './kafka-errors.js';
+import type { LeadershipView } from './producer-leadership.js';
 
 /** Where KafkaJS says a partition's records of one send were appended. */
 export interface AppendedBatch {
@@ -34,13 +35,16 @@ export const DEFAULT_UNWRITTEN_RETRY: UnwrittenRetry = { attempts: 12, firstDela
  * True when a failed `sendBatch` (with KafkaJS's own retries off) cannot have written a record:
  * KafkaJS throws `KafkaJSMetadataNotLoaded` while it groups the records by leader, before any
  * Produce request; and CONCURRENT_TRANSACTIONS comes only from AddPartitionsToTxn, which KafkaJS
- * sends before the Produce request of the same broker — so when the whole send is one request
- * (one partition), nothing was produced. In a send to several leaders, another broker's Produce
- * may already be out, and a resend would duplicate it.
+ * sends before the Produce request of the same broker — so when the whole send went to one leader
+ * (one AddPartitionsToTxn, then one Produce), nothing was produced. In a send to several leaders,
+ * another broker's Produce may already be out, and a resend would duplicate it.
  */
-export function wroteNothing(error: unknown, onePartition: boolean): boolean {
-  return causeChain(error).some((e) => e.name === 'KafkaJSMetadataNotLoaded' || (onePartition && e.type === 'CONCURRENT_TRANSACTIONS'));
+export function wroteNothing(error: unknown, oneLeader: boolean): boolean {
+  return causeChain(error).some((e) => e.name === 'KafkaJSMetadataNotLoaded' || (oneLeader && e.type === 'CONCURRENT_TRANSACTIONS'));
 }
+
+/** Called as a send is tried; the function it returns tells, once that try failed, whether it provably went to one leader. */
+type OneLeaderCheck = () => () => boolean;
 
 /**
  * The leading records that go to the partition of the first record: the run of records with its
@@ -65,38 +69,50 @@ export function leadingPartitionRun(records: readonly OutgoingRecord[]): readonl
  * the same transaction. (It also skips records whose partition moved to a broker that already
  * answered.) So KafkaJS's retries must be off for this producer, and only failures that provably
  * wrote nothing are tried again here. The CONCURRENT_TRANSACTIONS that follows a commit is such a
- * failure only for a one-request send: the first records, all for one partition, go alone; once
- * they are in, the transaction is ongoing on the coordinator and the rest go in one send. Any
- * other failure leaves the outcome unknown, and the caller must re-fence. Resolves with each send
- * that went through and where its records were appended.
+ * failure only for a send that went to one leader. When the producer's own metadata (`leadership`)
+ * puts every record on one leader, and is the same object after a failed try as before it (so the
+ * try was grouped by it), the records go in one send. Otherwise the first records, all for one
+ * partition, go alone; once they are in, the transaction is ongoing on the coordinator and the rest
+ * go in one send. Any other failure leaves the outcome unknown, and the caller must re-fence.
+ * Resolves with each send that went through and where its records were appended.
  */
 export async function sendWithoutDuplicates(
   tx: SendBatchTransaction,
   records: readonly OutgoingRecord[],
   toMessages: (records: readonly OutgoingRecord[]) => Array<{ topic: string; messages: Message[] }>,
+  leadership?: LeadershipView,
   retry: UnwrittenRetry = DEFAULT_UNWRITTEN_RETRY,
 ): Promise<CompletedSend[]> {
   if (records.length === 0) return [];
   const sends: CompletedSend[] = [];
-  const sendPart = async (part: readonly OutgoingRecord[], onePartition: boolean) => {
+  const sendPart = async (part: readonly OutgoingRecord[], oneLeader: OneLeaderCheck) => {
     const topicMessages = toMessages(part);
-    const appended = await retryUnwritten(() => tx.sendBatch({ topicMessages, acks: -1 }), onePartition, retry);
+    const appended = await retryUnwritten(() => tx.sendBatch({ topicMessages, acks: -1 }), oneLeader, retry);
     sends.push({ topicMessages, appended: appended ?? [] });
   };
+  if (leadership && leadership.leaderCount(records) === 1) {
+    await sendPart(records, () => {
+      const before = leadership.metadata();
+      const oneLeader = leadership.leaderCount(records) === 1;
+      return () => oneLeader && leadership.metadata() === before;
+    });
+    return sends;
+  }
   const first = leadingPartitionRun(records);
-  await sendPart(first, true);
+  await sendPart(first, () => () => true);
   const rest = records.slice(first.length);
-  if (rest.length > 0) await sendPart(rest, false);
+  if (rest.length > 0) await sendPart(rest, () => () => false);
   return sends;
 }
 
-async function retryUnwritten<T>(send: () => Promise<T>, onePartition: boolean, retry: UnwrittenRetry): Promise<T> {
+async function retryUnwritten<T>(send: () => Promise<T>, oneLeader: OneLeaderCheck, retry: UnwrittenRetry): Promise<T> {
   let delayMs = retry.firstDelayMs;
   for (let attempt = 1; ; attempt++) {
+    const wentToOneLeader = oneLeader();
     try {
       return await send();
     } catch (error) {
-      if (attempt >= retry.attempts || !wroteNothing(error, onePartition)) throw error;
+      if (attempt >= retry.attempts || !wroteNothing(error, wentToOneLeader())) throw error;
       await new Promise((r) => setTimeout(r, delayMs));
       delayMs = Math.min(delayMs * 2, retry.maxDelayMs);
     }

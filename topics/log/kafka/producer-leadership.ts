@@ -1,0 +1,54 @@
+import type { OutgoingRecord } from '../log.js';
+
+/** The part of KafkaJS's internal cluster (2.2.4) a producer groups its Produce requests with. */
+export interface LeadershipCluster {
+  readonly brokerPool: { readonly metadata: unknown };
+  findTopicPartitionMetadata(topic: string): ReadonlyArray<{ partitionId: number }>;
+  findLeaderForPartitions(topic: string, partitions: number[]): Record<string, number[]>;
+}
+
+/**
+ * Where a transactional producer's own metadata sends records: the view KafkaJS groups a send by,
+ * one Produce request (and one AddPartitionsToTxn before it) per leader.
+ */
+export interface LeadershipView {
+  /**
+   * The metadata the producer holds now. KafkaJS replaces the object on every refresh and never
+   * changes it in place, so the same value before and after a send means the send was grouped by it.
+   */
+  metadata(): unknown;
+  /**
+   * How many leaders the records go to under the producer's current metadata, or undefined when it
+   * cannot tell (a topic or partition it has no metadata for, a partition without a leader). A
+   * record without a partition counts every leader of its topic, as its key may pick any partition.
+   */
+  leaderCount(records: readonly OutgoingRecord[]): number | undefined;
+}
+
+/** The leadership view of a producer's cluster. */
+export function leadershipView(cluster: LeadershipCluster): LeadershipView {
+  return {
+    metadata: () => cluster.brokerPool.metadata,
+    leaderCount: (records) => {
+      const partitionsByTopic = new Map<string, Set<number> | 'all'>();
+      for (const { topic, partition } of records) {
+        const named = partitionsByTopic.get(topic);
+        if (named === 'all') continue;
+        if (partition === undefined) partitionsByTopic.set(topic, 'all');
+        else partitionsByTopic.set(topic, (named ?? new Set<number>()).add(partition));
+      }
+      const leaders = new Set<string>();
+      try {
+        for (const [topic, named] of partitionsByTopic) {
+          const known = cluster.findTopicPartitionMetadata(topic).map((p) => p.partitionId);
+          const partitions = named === 'all' ? known : [...named];
+          if (partitions.length === 0 || partitions.some((p) => !known.includes(p))) return undefined;
+          for (const leader of Object.keys(cluster.findLeaderForPartitions(topic, partitions))) leaders.add(leader);
+        }
+      } catch {
+        return undefined; // no metadata yet, or a partition without a leader: KafkaJS decides later
+      }
+      return leaders.size;
+    },
+  };
+}
