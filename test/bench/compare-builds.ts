@@ -33,6 +33,7 @@ const WARMUP = 5;
 const PAYLOAD = 'x'.repeat(200);
 const log = await openLog({ kind: 'kafka', brokers: process.env.LOGBOOK_KAFKA_BROKERS.split(',') });
 const children: ChildProcess[] = [];
+const clients: Array<{ close(): Promise<void> }> = [];
 const dirs: string[] = [];
 
 /** Starts one checkout's engine process and a client on its topics. */
@@ -50,7 +51,9 @@ async function build(checkout: string, name: string): Promise<{ client: CommandC
     child.stdout!.on('data', (chunk: Buffer) => String(chunk).includes('READY') && ready());
     child.once('exit', (code) => fail(new Error(`${checkout}: engine exited with ${code}`)));
   });
-  return { client: (await connectLogClient(log, topicCatalog({ prefix, shards: 4 }))).client, pid: child.pid! };
+  const connected = await connectLogClient(log, topicCatalog({ prefix, shards: 4 }));
+  clients.push(connected);
+  return { client: connected.client, pid: child.pid! };
 }
 
 /** Closed-loop rounds on A and B in turn; prints workflows/s and CPU per workflow of each build. */
@@ -91,6 +94,7 @@ try {
   else await compareLatency({ A: builds.A.client, B: builds.B.client });
 } finally {
   for (const child of children) child.kill('SIGKILL');
+  for (const client of clients) await client.close();
   await log.close();
   for (const dir of dirs) await rm(dir, { recursive: true, force: true });
 }

@@ -261,6 +261,22 @@ export function logConformance(makeBackend: () => Promise<TestBackend> | TestBac
   });
 
   describe('co-partitioned groups', () => {
+    test('a stopped member\'s take waits out its wait and returns nothing, so a reader that keeps taking after a close does not spin', async () => {
+      const topic = uniqueName('stopped');
+      await log.admin.createTopics([spec(topic, 1)]);
+      const member = log.groupConsumer({ groupId: uniqueName('readers'), topics: [topic], endpoint: 'r1' });
+      await member.start({ onRevoked: () => undefined, onAssigned: () => undefined });
+      await waitFor('an assignment', () => member.assignment().length === 1);
+      await member.stop();
+      let takes = 0;
+      const until = Date.now() + 600;
+      while (Date.now() < until) {
+        assert.deepEqual(await member.take(0, { maxRecords: 10, maxBytes: 1 << 20, waitMs: 200 }), []);
+        takes++;
+      }
+      assert.ok(takes <= 5, `${takes} takes in 600 ms: each should have waited its 200 ms`);
+    });
+
     test('positions a member commits are what the next member of the group reads back', async () => {
       const topic = uniqueName('tasks');
       await log.admin.createTopics([spec(topic, 2)]);

@@ -210,8 +210,11 @@ export class KafkaGroupConsumer implements GroupConsumer {
       const state = this.states.get(partition);
       if (state && !state.ownerPaused && state.buffer.length > 0) return this.drain(partition, state, options);
       const remaining = deadline - Date.now();
-      if (remaining <= 0 || options.signal?.aborted || this.stopped) return [];
+      if (remaining <= 0 || options.signal?.aborted) return [];
+      // A stopped consumer (its log closed under a reader that was not) waits out the wait as the
+      // embedded one does, so a loop that keeps taking does not spin.
       await this.waitForArrival(partition, remaining, options.signal);
+      if (this.stopped) return [];
     }
   }
 
