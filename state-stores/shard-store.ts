@@ -20,6 +20,11 @@ export interface ChangelogRecord {
   readonly offset?: number;
   readonly key: Buffer | string;
   readonly value: Buffer | null;
+  /**
+   * The value as its writer built it, before encoding, when the writer has it (the owner's own
+   * writes); lets {@link ChangelogBinding.derive} skip decoding the bytes it was just given.
+   */
+  readonly decoded?: unknown;
 }
 
 /** How one changelog topic maps into the store. */
@@ -33,7 +38,7 @@ export interface ChangelogBinding {
    * Secondary keys derived from a value (for example timer-index entries of a state snapshot).
    * They are replaced whenever the primary key is written, so they never go stale.
    */
-  readonly derive?: (key: string, value: Buffer) => DerivedEntries | Promise<DerivedEntries>;
+  readonly derive?: (key: string, value: Buffer, decoded?: unknown) => DerivedEntries | Promise<DerivedEntries>;
 }
 
 /** Secondary entries derived from one primary value. */
@@ -151,7 +156,7 @@ export class ShardStore {
       const binding = this.bindings.get(record.topic);
       if (!binding) throw new RangeError(`no changelog binding for topic ${record.topic}`);
       const key = binding.storeKey ? binding.storeKey(text(record.key)) : text(record.key);
-      await this.applyOne(binding, key, record.value, operations, derivedNow);
+      await this.applyOne(binding, key, record, operations, derivedNow);
       if (record.offset !== undefined) {
         moved.set(record.topic, Math.max(moved.get(record.topic) ?? 0, record.offset + 1));
       }
@@ -231,7 +236,7 @@ export class ShardStore {
   private async applyOne(
     binding: ChangelogBinding,
     key: string,
-    value: Buffer | null,
+    { value, decoded }: ChangelogRecord,
     operations: KvOperation[],
     derivedNow: Map<string, string[]>,
   ): Promise<void> {
@@ -251,7 +256,7 @@ export class ShardStore {
     }
     operations.push({ type: 'put', key: primaryKey(binding.keyspace, key), value });
     if (binding.derive) {
-      const derived = (await binding.derive(key, value)).map((d) => ({ key: primaryKey(d.keyspace, d.key), value: d.value }));
+      const derived = (await binding.derive(key, value, decoded)).map((d) => ({ key: primaryKey(d.keyspace, d.key), value: d.value }));
       for (const d of derived) operations.push({ type: 'put', key: d.key, value: d.value });
       const keys = derived.map((d) => d.key);
       operations.push({ type: 'put', key: listKey, value: Buffer.from(JSON.stringify(keys)) });

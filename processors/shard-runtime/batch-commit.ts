@@ -118,7 +118,7 @@ export class BatchCommit {
 
   private async addSnapshotsAndPositions(): Promise<void> {
     const { outputs, ctx } = this.work;
-    outputs.add([...this.work.snapshots.values()]);
+    outputs.addSnapshots([...this.work.snapshots].map(([key, record]) => ({ record, state: this.work.states.get(key) ?? undefined })));
     const positions = Object.entries(this.positions).map(([topic, offset]) => ({ topic, partition: ctx.shard, offset }));
     outputs.addPositions(await ctx.serde.encode(shardPositionsCodec, { positions }, ctx.catalog.state));
   }

@@ -83,12 +83,19 @@ export class BatchOutputs {
 
   /** Adds records; those on changelog topics are also queued for the store. */
   add(records: readonly OutgoingRecord[]): void {
-    for (const record of records) {
-      this.records.push(record);
-      const isChangelog = record.topic === this.catalog.history || record.topic === this.catalog.visibility || record.topic === this.catalog.state;
-      if (isChangelog && record.partition === this.shard) {
-        this.changelog.push({ topic: record.topic, key: record.key as string, value: record.value });
-      }
+    for (const record of records) this.addOne(record);
+  }
+
+  /** Adds snapshot records, each queued for the store with the state it encodes, so the store derives its timers without decoding it. */
+  addSnapshots(snapshots: ReadonlyArray<{ readonly record: OutgoingRecord; readonly state: MutableStateSnapshot | undefined }>): void {
+    for (const { record, state } of snapshots) this.addOne(record, state);
+  }
+
+  private addOne(record: OutgoingRecord, decoded?: MutableStateSnapshot): void {
+    this.records.push(record);
+    const isChangelog = record.topic === this.catalog.history || record.topic === this.catalog.visibility || record.topic === this.catalog.state;
+    if (isChangelog && record.partition === this.shard) {
+      this.changelog.push({ topic: record.topic, key: record.key as string, value: record.value, ...(decoded ? { decoded } : {}) });
     }
   }
 

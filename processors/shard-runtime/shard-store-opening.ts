@@ -28,8 +28,8 @@ export function openShardStore(site: ShardStoreSite): Promise<ShardStore> {
   return ShardStore.open({
     directory: join(site.dataDirectory, `shard-${site.shard}`),
     shard: site.shard,
-    bindings: shardBindings(site.catalog, async (value) => {
-      const state = await site.serde.decode(mutableStateSnapshotCodec, value);
+    bindings: shardBindings(site.catalog, async (value, known) => {
+      const state = known ?? (await site.serde.decode(mutableStateSnapshotCodec, value));
       // Read at each snapshot: the namespace registry may have changed the retention and timeouts since.
       const config = site.history ?? defaultHistoryConfig;
       return [...timersOf(state, config), ...retentionTimersOf(state, config)];

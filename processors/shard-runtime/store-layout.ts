@@ -1,4 +1,5 @@
 import type { TimerRef } from '../history/index.js';
+import type { MutableStateSnapshot } from '../../topics/schemas/mutable-state-snapshot/index.js';
 import type { ChangelogBinding } from '../../state-stores/shard-store.js';
 import type { TopicCatalog } from '../../topics/catalog.js';
 
@@ -48,18 +49,23 @@ export function timersDueBefore(now: number): string {
   return String(now + 1).padStart(TIME_WIDTH, '0');
 }
 
-/** The changelog bindings of a shard store. `timersOfSnapshot` decodes a snapshot and lists its deadlines. */
+/**
+ * The changelog bindings of a shard store. `timersOfSnapshot` lists a snapshot's deadlines: from
+ * the state the owner encoded it from when given (its own writes), else by decoding it (restores).
+ */
 export function shardBindings(
   catalog: TopicCatalog,
-  timersOfSnapshot: (value: Buffer) => Promise<readonly TimerRef[]>,
+  timersOfSnapshot: (value: Buffer, state?: MutableStateSnapshot) => Promise<readonly TimerRef[]>,
 ): ChangelogBinding[] {
   return [
     {
       topic: catalog.state,
       keyspace: Keyspace.state,
-      derive: async (key, value) => {
+      derive: async (key, value, decoded) => {
         if (key === POSITIONS_KEY) return [];
-        return (await timersOfSnapshot(value)).map((timer) => ({
+        // Only the shard's own snapshot records carry `decoded`, the state they encode; a state and
+        // its decoded snapshot are equal (replay.property.test.ts: every state survives Avro unchanged).
+        return (await timersOfSnapshot(value, decoded as MutableStateSnapshot | undefined)).map((timer) => ({
           keyspace: Keyspace.timers,
           key: timerStoreKey(key, timer),
           value: Buffer.from(JSON.stringify({ workflowKey: key, timer } satisfies TimerEntry)),

@@ -109,7 +109,14 @@ if (role === 'workers') {
   // The task topics a worker creates get the replication the engine would give them.
   const replication = await resolveReplication(log.admin, replicationFactor ? { replicationFactor } : {});
   const connection = { log, catalog: topicCatalog({ prefix, shards, ...replication }), serde: new SingleObjectSerde(), dataConverter: defaultDataConverter };
-  await startWorkers(connection, failoverHistoryFetcher(env('ENGINE_WORKER_GATEWAY').split(',')));
+  const workers = await startWorkers(connection, failoverHistoryFetcher(env('ENGINE_WORKER_GATEWAY').split(',')));
+  // A graceful stop that ends in exit(0), so a process run under --cpu-prof writes its profile.
+  process.on('SIGTERM', async () => {
+    setTimeout(() => process.exit(1), 15_000).unref();
+    await Promise.all(workers.map((w) => w.stop(5_000))).catch(() => undefined);
+    await log.close().catch(() => undefined);
+    process.exit(0);
+  });
   console.log('READY workers');
 } else {
   const server = createServer();
@@ -136,9 +143,8 @@ if (role === 'workers') {
       console.log('STOP timed out');
       process.exit(1);
     }, 15_000).unref();
-    // As `logbook dev` does: the shards go to the other nodes at once; then the workers stop before
-    // the log closes, as a task consumer whose log was closed under it polls in a loop that never
-    // yields to timers or I/O.
+    // As `logbook dev` does: the shards go to the other nodes at once; then the workers stop (their
+    // tasks finish or are left to redelivery) before the log closes under them.
     await engine.handOverShards().catch(() => undefined);
     await Promise.all(workers.map((w) => w.stop(5_000))).catch(() => undefined);
     await engine.stop().catch(() => undefined);
