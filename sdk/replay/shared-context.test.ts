@@ -78,3 +78,23 @@ test('a run that deadlocks gives up the shared context: a run cached in it must 
   assert.equal(command?.type, 'CompleteWorkflowExecution');
   assert.deepEqual(command?.type === 'CompleteWorkflowExecution' && decode(command.result), await alone('probe-waiting', 3));
 });
+
+test('globals a run defines out of sight of Object.keys — non-enumerable or symbol-keyed — and an installed global it replaces stay that run\'s', async () => {
+  const history = (workflowId: string, seed: number) =>
+    new HistoryBuilder({ workflowType: 'hiddenGlobalsProbe', workflowId, runId: `00000000-0000-4000-8000-00000000010${seed}`, prngSeed: seed }).start();
+  const a = history('hidden-a', 1);
+  const b = history('hidden-b', 2);
+  const runA = WorkflowRun.create(await isolationBundle(), a.identity, quiet);
+  const runB = WorkflowRun.create(await isolationBundle(), b.identity, quiet);
+  a.completeTask(commandsOf(nextTask(runA, a)));
+  b.completeTask(commandsOf(nextTask(runB, b)));
+  a.advance(1_000).timerFired('1').scheduleTask();
+  b.advance(1_000).timerFired('1').scheduleTask();
+  const [doneA] = commandsOf(nextTask(runA, a));
+  const [doneB] = commandsOf(nextTask(runB, b));
+  runA.dispose();
+  runB.dispose();
+  assert.ok(doneA?.type === 'CompleteWorkflowExecution' && doneB?.type === 'CompleteWorkflowExecution');
+  assert.deepEqual(decode(doneA.result), { seenBefore: { hidden: 'undefined', symbol: 'undefined', setTimeout: 'function' }, seenAfterSleep: { hidden: 'hidden-a', symbol: 'hidden-a', setTimeout: 'hidden-a' } });
+  assert.deepEqual(decode(doneB.result), { seenBefore: { hidden: 'undefined', symbol: 'undefined', setTimeout: 'function' }, seenAfterSleep: { hidden: 'hidden-b', symbol: 'hidden-b', setTimeout: 'hidden-b' } });
+});

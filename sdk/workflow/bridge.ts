@@ -19,6 +19,14 @@ export const HOST_BRIDGE_GLOBAL = '__logbookHost';
 export const RUN_FACTORY_GLOBAL = '__logbookEvaluateRun';
 /** Global under which the bundled runtime installs the {@link SandboxRuntime} (of the run evaluated last; the host keeps each run's). */
 export const SANDBOX_RUNTIME_GLOBAL = '__logbookWorkflow';
+/** Global (non-enumerable) under which the runtime keeps the current run's activator. */
+export const ACTIVATOR_GLOBAL = '__logbookActivator';
+/**
+ * Global (non-enumerable) under which the runtime records the globals it installed in a context,
+ * name → the value installed: the host tells them from a run's own globals by it, and puts back
+ * one that a run replaced before another run goes on.
+ */
+export const INSTALLED_GLOBALS_GLOBAL = '__logbookGlobalsInstalled';
 
 /** Facts about the run, readable through `workflowInfo()`. */
 export interface WorkflowRunInfo {

@@ -4,10 +4,10 @@
  * @module
  */
 import type { Activator } from './activator.js';
+import { ACTIVATOR_GLOBAL } from './bridge.js';
 import { IllegalStateError } from './errors.js';
 
-/** Global (non-enumerable) under which the runtime keeps the run's activator. */
-export const ACTIVATOR_GLOBAL = '__logbookActivator';
+export { ACTIVATOR_GLOBAL };
 
 /** The activator of the run this code executes in, or `undefined` outside workflow code. */
 export function maybeActivator(): Activator | undefined {

@@ -11,14 +11,12 @@
  * @module
  */
 import type { Activator } from './activator.js';
-import type { LogLevel } from './bridge.js';
+import { INSTALLED_GLOBALS_GLOBAL, type LogLevel } from './bridge.js';
 import { CancellationScope } from './cancellation-scope.js';
 import { startTimer, type TimerHandle } from './operations.js';
 
 type Globals = Record<string, unknown>;
 
-/** Non-enumerable global marking a context whose deterministic globals are installed. */
-const INSTALLED_GLOBAL = '__logbookGlobalsInstalled';
 
 /** The `setTimeout` and `clearTimeout` of one run: durable timers in the run's cancellation scope. */
 export interface RunTimers {
@@ -33,10 +31,13 @@ export interface RunTimers {
  */
 export function installDeterministicGlobals(target: typeof globalThis, current: () => Activator): void {
   const g = target as unknown as Globals;
-  if (g[INSTALLED_GLOBAL]) return;
-  Object.defineProperty(g, INSTALLED_GLOBAL, { value: true, enumerable: false });
-  // Not enumerable, like the built-ins: the host swaps a run's enumerable globals (its own) in and out.
-  const define = (name: string, value: unknown) => Object.defineProperty(g, name, { value, enumerable: false, writable: true, configurable: true });
+  if (g[INSTALLED_GLOBALS_GLOBAL]) return;
+  // Recorded, so the host can tell these from a run's own globals and put back one a run replaced.
+  const installed: Record<string, unknown> = {};
+  const define = (name: string, value: unknown) => {
+    installed[name] = value;
+    Object.defineProperty(g, name, { value, enumerable: false, writable: true, configurable: true });
+  };
   define('Date', workflowDate(target.Date, current));
   target.Math.random = () => current().random();
   define('setTimeout', (callback: unknown, delay?: number, ...args: unknown[]) => current().globalTimers.setTimeout(callback, delay, ...args));
@@ -56,6 +57,7 @@ export function installDeterministicGlobals(target: typeof globalThis, current: 
   for (const name of ['WeakRef', 'FinalizationRegistry', 'WebAssembly']) delete g[name];
   patchIntl(target, current);
   define('console', workflowConsole(current));
+  Object.defineProperty(g, INSTALLED_GLOBALS_GLOBAL, { value: Object.freeze(installed), enumerable: false });
 }
 
 function workflowDate(OriginalDate: DateConstructor, current: () => Activator): DateConstructor {

@@ -4,10 +4,11 @@
  * that function anew, so every module of the bundle — the user's and the runtime's — has its own
  * state per run while the context, its intrinsics and the compiled code are made once. Before each
  * call into a run the host makes it the context's current run (the deterministic globals — `Date`,
- * `Math.random`, timers, `console` — act for it) and swaps in the globals the run's code assigned
- * (`globalThis.x = …`), swapping them out again afterwards, so one run never sees another's.
- * Changes to built-in prototypes are shared by the runs of a context: workflow code must not make
- * them.
+ * `Math.random`, timers, `console` — act for it) and swaps in the globals the run's code defined
+ * (`globalThis.x = …`, non-enumerable and symbol-keyed ones too, and its replacement of a global the
+ * runtime installed), swapping them out again afterwards, so one run never sees another's.
+ * Changes to built-in objects and prototypes (`Math.max = …`, `Array.prototype.x = …`) are shared
+ * by the runs of a context: workflow code must not make them.
  *
  * The context is created with `microtaskMode: 'afterEvaluate'` so that every step of an activation
  * — the workflow's synchronous code *and* the promise jobs it queues — runs inside `runInContext`
@@ -22,7 +23,9 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import vm from 'node:vm';
 import { LogbookError } from '../../topics/errors.js';
 import {
+  ACTIVATOR_GLOBAL,
   HOST_BRIDGE_GLOBAL,
+  INSTALLED_GLOBALS_GLOBAL,
   RUN_FACTORY_GLOBAL,
   SANDBOX_RUNTIME_GLOBAL,
   type ActivationInput,
@@ -76,12 +79,19 @@ export interface SandboxScript {
 /** One context the runs of a bundle share, until a deadlock makes it unusable. */
 class SharedContext {
   readonly context: vm.Context;
-  /** Global names present before any run: never swapped out. */
-  readonly #baseline: Set<string>;
+  /** Global keys present before any run: never swapped out. */
+  readonly #baseline: Set<string | symbol>;
   /** The run whose globals are in the context now. */
   #current: RunGlobals | null = null;
   /** Deletes globals from inside the context (a delete on the host's side leaves the context's copy). */
-  readonly #deleteGlobals: (keys: string[]) => void;
+  readonly #deleteGlobals: (keys: Array<string | symbol>) => void;
+  /** Defines a global from inside the context (a symbol-keyed one defined on the host's side stays invisible there). */
+  readonly #defineGlobal: (key: string | symbol, descriptor: PropertyDescriptor) => void;
+  /**
+   * The context's symbol-keyed globals with their descriptors, read from inside: code in the
+   * context sets them on its global object itself, not on the host's sandbox object.
+   */
+  readonly #symbolGlobals: () => Array<[symbol, PropertyDescriptor]>;
   lost = false;
 
   constructor(bundle: SandboxScript, name: string, timeoutMs: number) {
@@ -98,8 +108,23 @@ class SharedContext {
     trackSandboxPromises(vm.runInContext('(async () => {})().constructor', this.context) as PromiseConstructor);
     // Defines the factory only: no user code runs yet.
     bundle.script.runInContext(this.context, { timeout: timeoutMs });
-    this.#deleteGlobals = vm.runInContext('(keys) => { for (const key of keys) delete globalThis[key]; }', this.context) as (keys: string[]) => void;
-    this.#baseline = new Set(Object.keys(this.context));
+    this.#deleteGlobals = vm.runInContext('(keys) => { for (const key of keys) delete globalThis[key]; }', this.context) as (keys: Array<string | symbol>) => void;
+    this.#defineGlobal = vm.runInContext('(key, descriptor) => { Object.defineProperty(globalThis, key, descriptor); }', this.context) as (key: string | symbol, descriptor: PropertyDescriptor) => void;
+    this.#symbolGlobals = vm.runInContext('() => Object.getOwnPropertySymbols(globalThis).map((key) => [key, Object.getOwnPropertyDescriptor(globalThis, key)])', this.context) as () => Array<[symbol, PropertyDescriptor]>;
+    // The runtime's own globals: those it makes current for each run, and its record of the rest.
+    this.#baseline = new Set([
+      ...Reflect.ownKeys(this.context),
+      ...this.#symbolGlobals().map(([key]) => key),
+      HOST_BRIDGE_GLOBAL,
+      ACTIVATOR_GLOBAL,
+      SANDBOX_RUNTIME_GLOBAL,
+      INSTALLED_GLOBALS_GLOBAL,
+    ]);
+  }
+
+  /** The globals the runtime installed (name → value), once the first run's evaluation installed them. */
+  get #installed(): Readonly<Record<string, unknown>> | undefined {
+    return (this.context as Record<string, unknown>)[INSTALLED_GLOBALS_GLOBAL] as Readonly<Record<string, unknown>> | undefined;
   }
 
   /** Deletes globals inside the context. */
@@ -111,25 +136,48 @@ class SharedContext {
   swapIn(run: RunGlobals): void {
     if (this.#current === run) return;
     if (this.#current) this.swapOut(this.#current);
-    Object.assign(this.context, run.assigned);
-    run.assigned = {};
+    for (const [key, descriptor] of run.assigned) {
+      if (descriptor) this.#defineGlobal(key, descriptor);
+      else this.#deleteGlobals([key]);
+    }
+    run.assigned.clear();
     this.#current = run;
   }
 
-  /** Moves the globals `run`'s code assigned out of the context, into the run. */
+  /**
+   * Moves the globals `run`'s code defined out of the context, into the run, as property
+   * descriptors: every own key, symbols and non-enumerable ones included, and any global the
+   * runtime installed that the run replaced or deleted (the installed one is put back).
+   */
   swapOut(run: RunGlobals): void {
     if (this.#current !== run) return;
-    const context = this.context as Record<string, unknown>;
-    const keys = Object.keys(context).filter((key) => !this.#baseline.has(key));
-    for (const key of keys) run.assigned[key] = context[key];
+    const installed = this.#installed ?? {};
+    const runsOwn = (key: string | symbol) => !this.#baseline.has(key) && !(typeof key === 'string' && Object.hasOwn(installed, key));
+    const keys: Array<string | symbol> = [];
+    const own: Array<[string | symbol, PropertyDescriptor | undefined]> = [];
+    for (const key of Reflect.ownKeys(this.context)) if (runsOwn(key)) own.push([key, Object.getOwnPropertyDescriptor(this.context, key)]);
+    for (const [key, descriptor] of this.#symbolGlobals()) if (runsOwn(key)) own.push([key, descriptor]);
+    for (const [key, descriptor] of own) {
+      keys.push(key);
+      run.assigned.set(key, descriptor);
+    }
     if (keys.length) this.#deleteGlobals(keys);
+    for (const [name, value] of Object.entries(installed)) {
+      const descriptor = Object.getOwnPropertyDescriptor(this.context, name);
+      if (descriptor && descriptor.value === value) continue;
+      run.assigned.set(name, descriptor);
+      this.#defineGlobal(name, { value, enumerable: false, writable: true, configurable: true });
+    }
     this.#current = null;
   }
 }
 
-/** The globals one run's code assigned, while they are out of the context. */
+/**
+ * The globals one run's code defined, as property descriptors (undefined: the run deleted an
+ * installed one), while they are out of the context.
+ */
 interface RunGlobals {
-  assigned: Record<string, unknown>;
+  readonly assigned: Map<string | symbol, PropertyDescriptor | undefined>;
 }
 
 /** The shared context of each bundle (a new one replaces a lost one). */
@@ -167,7 +215,7 @@ export class WorkflowSandbox {
    */
   static create(bundle: SandboxScript, bridge: HostBridge, options: SandboxOptions): WorkflowSandbox {
     const shared = sharedContext(bundle, bridge, options.deadlockTimeoutMs);
-    const globals: RunGlobals = { assigned: {} };
+    const globals: RunGlobals = { assigned: new Map() };
     shared.swapIn(globals);
     const context = shared.context as Record<string, unknown>;
     Object.defineProperty(context, HOST_BRIDGE_GLOBAL, { value: bridge, configurable: true, enumerable: false });
@@ -233,7 +281,7 @@ export class WorkflowSandbox {
   /** Drops the run's pending state and its globals; the context stays for the other runs. */
   dispose(): void {
     this.#runtime.dispose();
-    this.#globals.assigned = {};
+    this.#globals.assigned.clear();
   }
 
   /** Runs `step` with this run current in its context, its globals swapped in. */

@@ -22,3 +22,23 @@ export async function isolationProbe(): Promise<Record<string, unknown>> {
 export async function spins(): Promise<void> {
   for (;;);
 }
+
+const hiddenKey = 'hiddenByARun';
+const symbolKey = Symbol.for('logbook.test.symbolByARun');
+
+/**
+ * Like {@link isolationProbe}, for the globals a run can define that `Object.keys` does not list (a
+ * non-enumerable property and a symbol-keyed one) and for a global the runtime installed
+ * (`setTimeout`), which the run replaces.
+ */
+export async function hiddenGlobalsProbe(): Promise<Record<string, unknown>> {
+  const globals = globalThis as unknown as Record<string | symbol, unknown>;
+  const seenBefore = { hidden: String(globals[hiddenKey]), symbol: String(globals[symbolKey]), setTimeout: typeof globals.setTimeout };
+  const id = workflowInfo().workflowId;
+  Object.defineProperty(globalThis, hiddenKey, { value: id, enumerable: false, configurable: true, writable: true });
+  globals[symbolKey] = id;
+  globals.setTimeout = id;
+  await sleep(1_000);
+  const seenAfterSleep = { hidden: globals[hiddenKey], symbol: globals[symbolKey], setTimeout: globals.setTimeout };
+  return { seenBefore, seenAfterSleep };
+}
