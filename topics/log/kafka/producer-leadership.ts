@@ -2,7 +2,6 @@ import type { OutgoingRecord } from '../log.js';
 
 /** The part of KafkaJS's internal cluster (2.2.4) a producer groups its Produce requests with. */
 export interface LeadershipCluster {
-  readonly brokerPool: { readonly metadata: unknown };
   findTopicPartitionMetadata(topic: string): ReadonlyArray<{ partitionId: number }>;
   findLeaderForPartitions(topic: string, partitions: number[]): Record<string, number[]>;
 }
@@ -13,22 +12,31 @@ export interface LeadershipCluster {
  */
 export interface LeadershipView {
   /**
-   * The metadata the producer holds now. KafkaJS replaces the object on every refresh and never
-   * changes it in place, so the same value before and after a send means the send was grouped by it.
-   */
-  metadata(): unknown;
-  /**
    * How many leaders the records go to under the producer's current metadata, or undefined when it
    * cannot tell (a topic or partition it has no metadata for, a partition without a leader). A
    * record without a partition counts every leader of its topic, as its key may pick any partition.
    */
   leaderCount(records: readonly OutgoingRecord[]): number | undefined;
+  /**
+   * Starts recording the leaders KafkaJS groups the producer's next send by (it asks the cluster
+   * once per topic of a send; with its retries off, a send is grouped once). The function returned
+   * gives the leaders recorded since. The metadata the grouping used may be refreshed by the time a
+   * send fails — KafkaJS refreshes it before rethrowing a retriable error — so only the grouping
+   * itself tells whether the send was one request.
+   */
+  recordGrouping(): () => ReadonlySet<string>;
 }
 
-/** The leadership view of a producer's cluster. */
+/** The leadership view of a producer's cluster; it wraps the cluster's leader lookup to record groupings. */
 export function leadershipView(cluster: LeadershipCluster): LeadershipView {
+  const findLeaders = cluster.findLeaderForPartitions.bind(cluster);
+  let recording: Set<string> | undefined;
+  cluster.findLeaderForPartitions = (topic, partitions) => {
+    const found = findLeaders(topic, partitions);
+    if (recording) for (const leader of Object.keys(found)) recording.add(leader);
+    return found;
+  };
   return {
-    metadata: () => cluster.brokerPool.metadata,
     leaderCount: (records) => {
       const partitionsByTopic = new Map<string, Set<number> | 'all'>();
       for (const { topic, partition } of records) {
@@ -43,12 +51,17 @@ export function leadershipView(cluster: LeadershipCluster): LeadershipView {
           const known = cluster.findTopicPartitionMetadata(topic).map((p) => p.partitionId);
           const partitions = named === 'all' ? known : [...named];
           if (partitions.length === 0 || partitions.some((p) => !known.includes(p))) return undefined;
-          for (const leader of Object.keys(cluster.findLeaderForPartitions(topic, partitions))) leaders.add(leader);
+          for (const leader of Object.keys(findLeaders(topic, partitions))) leaders.add(leader);
         }
       } catch {
         return undefined; // no metadata yet, or a partition without a leader: KafkaJS decides later
       }
       return leaders.size;
+    },
+    recordGrouping: () => {
+      const leaders = new Set<string>();
+      recording = leaders;
+      return () => leaders;
     },
   };
 }

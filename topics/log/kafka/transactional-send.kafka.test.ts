@@ -63,3 +63,28 @@ test('on a one-broker cluster a transaction writes records for several topics an
     await log.close();
   }
 });
+
+test('one producer commits fifty back-to-back transactions over several partitions: the CONCURRENT_TRANSACTIONS right after a commit is tried again, not taken for an unknown outcome', { timeout: 120_000 }, async () => {
+  const topic = uniqueName('back-to-back');
+  const log = new KafkaLog({ brokers: kafkaBrokers(), clientId: uniqueName('back-to-back'), maxRecordBytes: MAX_RECORD_BYTES });
+  const producer = await (async () => {
+    await log.admin.createTopics([{ name: topic, partitions: 3, replicationFactor: 1, config: {} }]);
+    return log.transactionalProducer(uniqueName('back-to-back-tx'));
+  })();
+  try {
+    const keys: string[] = [];
+    for (let i = 0; i < 50; i++) {
+      const records = [0, 1, 2].map((p) => ({ topic, partition: p, key: `t${i}-p${p}`, value: Buffer.from(`transaction ${i}`) }));
+      keys.push(...records.map((r) => r.key));
+      const tx = await producer.begin();
+      await tx.send(records);
+      await tx.commit();
+    }
+    const counts = await committedKeyCounts(log, topic, [0, 1, 2], keys);
+    assert.deepEqual(counts, Object.fromEntries(keys.map((k) => [k, 1])));
+  } finally {
+    await producer.close();
+    await log.admin.deleteTopics([topic]).catch(() => undefined);
+    await log.close();
+  }
+});

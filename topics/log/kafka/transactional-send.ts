@@ -70,10 +70,10 @@ export function leadingPartitionRun(records: readonly OutgoingRecord[]): readonl
  * answered.) So KafkaJS's retries must be off for this producer, and only failures that provably
  * wrote nothing are tried again here. The CONCURRENT_TRANSACTIONS that follows a commit is such a
  * failure only for a send that went to one leader. When the producer's own metadata (`leadership`)
- * puts every record on one leader, and is the same object after a failed try as before it (so the
- * try was grouped by it), the records go in one send. Otherwise the first records, all for one
- * partition, go alone; once they are in, the transaction is ongoing on the coordinator and the rest
- * go in one send. Any other failure leaves the outcome unknown, and the caller must re-fence.
+ * puts every record on one leader, the records go in one send, and a failed try is retried only if
+ * KafkaJS grouped it under one leader (recorded as it groups). Otherwise the first records, all for
+ * one partition, go alone; once they are in, the transaction is ongoing on the coordinator and the
+ * rest go in one send. Any other failure leaves the outcome unknown, and the caller must re-fence.
  * Resolves with each send that went through and where its records were appended.
  */
 export async function sendWithoutDuplicates(
@@ -92,9 +92,8 @@ export async function sendWithoutDuplicates(
   };
   if (leadership && leadership.leaderCount(records) === 1) {
     await sendPart(records, () => {
-      const before = leadership.metadata();
-      const oneLeader = leadership.leaderCount(records) === 1;
-      return () => oneLeader && leadership.metadata() === before;
+      const grouped = leadership.recordGrouping();
+      return () => grouped().size === 1;
     });
     return sends;
   }
