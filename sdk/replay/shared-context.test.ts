@@ -79,7 +79,7 @@ test('a run that deadlocks gives up the shared context: a run cached in it must 
   assert.deepEqual(command?.type === 'CompleteWorkflowExecution' && decode(command.result), await alone('probe-waiting', 3));
 });
 
-test('globals a run defines out of sight of Object.keys — non-enumerable or symbol-keyed — and an installed global it replaces stay that run\'s', async () => {
+test('globals a run defines out of sight of Object.keys — non-enumerable or symbol-keyed — and an installed or built-in global it replaces stay that run\'s', async () => {
   const history = (workflowId: string, seed: number) =>
     new HistoryBuilder({ workflowType: 'hiddenGlobalsProbe', workflowId, runId: `00000000-0000-4000-8000-00000000010${seed}`, prngSeed: seed }).start();
   const a = history('hidden-a', 1);
@@ -95,6 +95,24 @@ test('globals a run defines out of sight of Object.keys — non-enumerable or sy
   runA.dispose();
   runB.dispose();
   assert.ok(doneA?.type === 'CompleteWorkflowExecution' && doneB?.type === 'CompleteWorkflowExecution');
-  assert.deepEqual(decode(doneA.result), { seenBefore: { hidden: 'undefined', symbol: 'undefined', setTimeout: 'function' }, seenAfterSleep: { hidden: 'hidden-a', symbol: 'hidden-a', setTimeout: 'hidden-a' } });
-  assert.deepEqual(decode(doneB.result), { seenBefore: { hidden: 'undefined', symbol: 'undefined', setTimeout: 'function' }, seenAfterSleep: { hidden: 'hidden-b', symbol: 'hidden-b', setTimeout: 'hidden-b' } });
+  assert.deepEqual(decode(doneA.result), { seenBefore: { hidden: 'undefined', symbol: 'undefined', setTimeout: 'function', escape: 'function' }, seenAfterSleep: { hidden: 'hidden-a', symbol: 'hidden-a', setTimeout: 'hidden-a', escape: 'hidden-a' } });
+  assert.deepEqual(decode(doneB.result), { seenBefore: { hidden: 'undefined', symbol: 'undefined', setTimeout: 'function', escape: 'function' }, seenAfterSleep: { hidden: 'hidden-b', symbol: 'hidden-b', setTimeout: 'hidden-b', escape: 'hidden-b' } });
+});
+
+test('a run that defines a global no one can delete fails its task naming the rule and gives up the shared context: a run cached in it is replayed in a new one', async () => {
+  const cachedHistory = probeHistory('pin-cached', 4);
+  const cached = WorkflowRun.create(await isolationBundle(), cachedHistory.identity, quiet);
+  cachedHistory.completeTask(commandsOf(nextTask(cached, cachedHistory)));
+  const pinningHistory = new HistoryBuilder({ workflowType: 'nonConfigurableGlobalProbe', workflowId: 'pin-pinning' }).start();
+  const pinning = WorkflowRun.create(await isolationBundle(), pinningHistory.identity, quiet);
+  const pinned = pinning.activate(pinningHistory.events);
+  pinning.dispose();
+  assert.ok(pinned.type === 'failed' && /defined the global pinnedByARun so that it cannot be deleted/.test(pinned.failure.message), JSON.stringify(pinned));
+  cachedHistory.advance(1_000).timerFired('1').scheduleTask();
+  assert.throws(() => nextTask(cached, cachedHistory), (err: unknown) => err instanceof EvictionRequiredError);
+  const replay = WorkflowRun.create(await isolationBundle(), cachedHistory.identity, quiet);
+  const [command] = commandsOf(replay.activate(cachedHistory.events));
+  replay.dispose();
+  assert.equal(command?.type, 'CompleteWorkflowExecution');
+  assert.deepEqual(command?.type === 'CompleteWorkflowExecution' && decode(command.result), await alone('pin-cached', 4));
 });

@@ -44,6 +44,16 @@ export class DeadlockError extends LogbookError {
 }
 
 /**
+ * Workflow code defined a global that cannot be deleted, so the runs sharing its sandbox context
+ * could not be kept apart. Remedy: define the global configurable (or not at all).
+ */
+export class PinnedGlobalError extends LogbookError {
+  constructor(message: string) {
+    super('WORKFLOW_GLOBAL_PINNED', message);
+  }
+}
+
+/**
  * The run's context was given up because another run's code deadlocked in it. Remedy: none, the
  * worker replays the run in a new context.
  */
@@ -83,8 +93,10 @@ class SharedContext {
   readonly #baseline: Set<string | symbol>;
   /** The run whose globals are in the context now. */
   #current: RunGlobals | null = null;
-  /** Deletes globals from inside the context (a delete on the host's side leaves the context's copy). */
-  readonly #deleteGlobals: (keys: Array<string | symbol>) => void;
+  /** Deletes globals from inside the context (a delete on the host's side leaves the context's copy); answers the keys it could not delete. */
+  readonly #deleteGlobals: (keys: Array<string | symbol>) => Array<string | symbol>;
+  /** The context's own built-in globals (`Math`, `escape`, …) as created, put back when a run's replacement of one is swapped out. */
+  readonly #builtins: ReadonlyMap<string | symbol, PropertyDescriptor>;
   /** Defines a global from inside the context (a symbol-keyed one defined on the host's side stays invisible there). */
   readonly #defineGlobal: (key: string | symbol, descriptor: PropertyDescriptor) => void;
   /**
@@ -104,11 +116,12 @@ class SharedContext {
         codeGeneration: { strings: true, wasm: false },
       },
     );
+    this.#builtins = vm.runInContext('new Map(Reflect.ownKeys(globalThis).map((key) => [key, Object.getOwnPropertyDescriptor(globalThis, key)]))', this.context) as Map<string | symbol, PropertyDescriptor>;
     // The intrinsic %Promise% (what async functions create), even if user code replaces `Promise`.
     trackSandboxPromises(vm.runInContext('(async () => {})().constructor', this.context) as PromiseConstructor);
     // Defines the factory only: no user code runs yet.
     bundle.script.runInContext(this.context, { timeout: timeoutMs });
-    this.#deleteGlobals = vm.runInContext('(keys) => { for (const key of keys) delete globalThis[key]; }', this.context) as (keys: Array<string | symbol>) => void;
+    this.#deleteGlobals = vm.runInContext('(keys) => keys.filter((key) => !(delete globalThis[key]))', this.context) as (keys: Array<string | symbol>) => Array<string | symbol>;
     this.#defineGlobal = vm.runInContext('(key, descriptor) => { Object.defineProperty(globalThis, key, descriptor); }', this.context) as (key: string | symbol, descriptor: PropertyDescriptor) => void;
     this.#symbolGlobals = vm.runInContext('() => Object.getOwnPropertySymbols(globalThis).map((key) => [key, Object.getOwnPropertyDescriptor(globalThis, key)])', this.context) as () => Array<[symbol, PropertyDescriptor]>;
     // The runtime's own globals: those it makes current for each run, and its record of the rest.
@@ -132,13 +145,21 @@ class SharedContext {
     this.#deleteGlobals(keys);
   }
 
-  /** Puts `run`'s globals in the context (taking the previous run's out first). */
+  /**
+   * Puts `run`'s globals in the context (taking the previous run's out first).
+   * @throws SandboxContextLostError when they cannot be (the context is given up)
+   */
   swapIn(run: RunGlobals): void {
     if (this.#current === run) return;
     if (this.#current) this.swapOut(this.#current);
-    for (const [key, descriptor] of run.assigned) {
-      if (descriptor) this.#defineGlobal(key, descriptor);
-      else this.#deleteGlobals([key]);
+    try {
+      for (const [key, descriptor] of run.assigned) {
+        if (descriptor) this.#defineGlobal(key, descriptor);
+        else this.#deleteGlobals([key]);
+      }
+    } catch (error) {
+      this.lost = true;
+      throw new SandboxContextLostError(`a run's globals could not be put back in its sandbox context, which is given up: ${String(error)}`);
     }
     run.assigned.clear();
     this.#current = run;
@@ -147,28 +168,59 @@ class SharedContext {
   /**
    * Moves the globals `run`'s code defined out of the context, into the run, as property
    * descriptors: every own key, symbols and non-enumerable ones included, and any global the
-   * runtime installed that the run replaced or deleted (the installed one is put back).
+   * runtime installed, or built-in, that the run replaced or deleted (the original is put back).
+   * A global that cannot be taken out (defined non-configurable) would be seen by the next run:
+   * the context is given up (its other runs are replayed in a new one) and the run's call fails.
+   * @throws PinnedGlobalError naming the global
    */
   swapOut(run: RunGlobals): void {
     if (this.#current !== run) return;
+    this.#current = null;
+    let pinned: Array<string | symbol>;
+    try {
+      pinned = this.#takeOut(run);
+    } catch (error) {
+      this.lost = true;
+      throw new PinnedGlobalError(`the run's globals could not be taken out of its sandbox context: ${String(error)}`);
+    }
+    if (pinned.length > 0) {
+      this.lost = true;
+      throw new PinnedGlobalError(
+        `workflow code defined the global ${pinned.map(String).join(', ')} so that it cannot be deleted (Object.defineProperty without configurable: true); ` +
+          'the runs of a bundle share one sandbox context and a global no run can take out would be seen by the others: define it configurable',
+      );
+    }
+  }
+
+  /** Takes the run's globals out; answers the ones that could not be deleted. */
+  #takeOut(run: RunGlobals): Array<string | symbol> {
     const installed = this.#installed ?? {};
     const runsOwn = (key: string | symbol) => !this.#baseline.has(key) && !(typeof key === 'string' && Object.hasOwn(installed, key));
-    const keys: Array<string | symbol> = [];
     const own: Array<[string | symbol, PropertyDescriptor | undefined]> = [];
-    for (const key of Reflect.ownKeys(this.context)) if (runsOwn(key)) own.push([key, Object.getOwnPropertyDescriptor(this.context, key)]);
-    for (const [key, descriptor] of this.#symbolGlobals()) if (runsOwn(key)) own.push([key, descriptor]);
-    for (const [key, descriptor] of own) {
-      keys.push(key);
-      run.assigned.set(key, descriptor);
+    for (const key of Reflect.ownKeys(this.context)) {
+      if (!runsOwn(key)) continue;
+      const descriptor = Object.getOwnPropertyDescriptor(this.context, key);
+      // A built-in put back by an earlier swap lives on the sandbox object now: it is nobody's.
+      if (descriptor && 'value' in descriptor && this.#builtins.get(key)?.value === descriptor.value) continue;
+      own.push([key, descriptor]);
     }
-    if (keys.length) this.#deleteGlobals(keys);
+    for (const [key, descriptor] of this.#symbolGlobals()) if (runsOwn(key) && !this.#builtins.has(key)) own.push([key, descriptor]);
+    let pinned: Array<string | symbol> = [];
+    if (own.length > 0) {
+      for (const [key, descriptor] of own) run.assigned.set(key, descriptor);
+      pinned = this.#deleteGlobals(own.map(([key]) => key));
+      for (const [key] of own) {
+        const builtin = this.#builtins.get(key);
+        if (builtin && !pinned.includes(key)) this.#defineGlobal(key, builtin);
+      }
+    }
     for (const [name, value] of Object.entries(installed)) {
       const descriptor = Object.getOwnPropertyDescriptor(this.context, name);
       if (descriptor && descriptor.value === value) continue;
       run.assigned.set(name, descriptor);
       this.#defineGlobal(name, { value, enumerable: false, writable: true, configurable: true });
     }
-    this.#current = null;
+    return pinned;
   }
 }
 
@@ -288,7 +340,7 @@ export class WorkflowSandbox {
   #within<T>(step: () => T): T {
     if (this.#shared.lost) {
       const { workflowId, runId } = this.#bridge.info;
-      throw new SandboxContextLostError(`the sandbox context of workflow ${workflowId} (run ${runId}) was given up after another run deadlocked in it; replay the run`);
+      throw new SandboxContextLostError(`the sandbox context of workflow ${workflowId} (run ${runId}) was given up after another run deadlocked in it or defined a global that cannot be deleted; replay the run`);
     }
     this.#shared.swapIn(this.#globals);
     this.#runtime.enter();

@@ -29,16 +29,25 @@ const symbolKey = Symbol.for('logbook.test.symbolByARun');
 /**
  * Like {@link isolationProbe}, for the globals a run can define that `Object.keys` does not list (a
  * non-enumerable property and a symbol-keyed one) and for a global the runtime installed
- * (`setTimeout`), which the run replaces.
+ * (`setTimeout`) and a built-in (`escape`), which the run replaces.
  */
 export async function hiddenGlobalsProbe(): Promise<Record<string, unknown>> {
   const globals = globalThis as unknown as Record<string | symbol, unknown>;
-  const seenBefore = { hidden: String(globals[hiddenKey]), symbol: String(globals[symbolKey]), setTimeout: typeof globals.setTimeout };
+  const seenBefore = { hidden: String(globals[hiddenKey]), symbol: String(globals[symbolKey]), setTimeout: typeof globals.setTimeout, escape: typeof globals.escape };
   const id = workflowInfo().workflowId;
   Object.defineProperty(globalThis, hiddenKey, { value: id, enumerable: false, configurable: true, writable: true });
   globals[symbolKey] = id;
   globals.setTimeout = id;
+  globals.escape = id;
   await sleep(1_000);
-  const seenAfterSleep = { hidden: globals[hiddenKey], symbol: globals[symbolKey], setTimeout: globals.setTimeout };
+  const seenAfterSleep = { hidden: globals[hiddenKey], symbol: globals[symbolKey], setTimeout: globals.setTimeout, escape: globals.escape };
   return { seenBefore, seenAfterSleep };
+}
+
+/** Defines a global that cannot be deleted (non-configurable), then sleeps; returns what it saw before. */
+export async function nonConfigurableGlobalProbe(): Promise<string> {
+  const before = typeof (globalThis as unknown as Record<string, unknown>).pinnedByARun;
+  Object.defineProperty(globalThis, 'pinnedByARun', { value: workflowInfo().workflowId });
+  await sleep(1_000);
+  return before;
 }

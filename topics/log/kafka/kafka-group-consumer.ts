@@ -278,8 +278,8 @@ export class KafkaGroupConsumer implements GroupConsumer {
   async stop(): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
-    // Revoke first, as a rebalance would: owners stop their loops before the disconnect, which
-    // needs the event loop, instead of spinning on takes that a stopped consumer answers at once.
+    // Revoke first, as a rebalance would: owners stop their loops before the disconnect (a take on a
+    // stopped consumer waits out its wait and returns nothing).
     this.lostEverything();
     await this.consumer.disconnect();
   }
