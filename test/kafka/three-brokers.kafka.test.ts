@@ -96,14 +96,18 @@ test('a transaction whose partitions have three leaders sends the first partitio
     const records = [0, 1, 2].map((p) => ({ topic, partition: p, key: `k${p}`, value: Buffer.from(`partition ${p}`) }));
     // Every broker learns of a new topic's leaders a moment after the controller: a first
     // transaction (not watched) may fail on a broker that has not, and is written again.
-    await commitLikeAShard(log, uniqueName('split-send-warm-up'), records.map((r) => ({ ...r, key: `warm-up-${r.key}` })));
+    const warmUpId = uniqueName('split-send-warm-up');
+    await waitFor('a first transaction on the new topic', () =>
+      commitLikeAShard(log, warmUpId, records.map((r) => ({ ...r, key: `warm-up-${r.key}` }))).then(() => true, () => undefined),
+    );
     const { attempts } = await commitLikeAShard(log, transactionalId, records);
     t.diagnostic(`attempts: ${attempts.map((a) => (a === 'committed' ? a : a.message)).join(' | ')}`);
     assert.deepEqual(attempts, ['committed']);
     const partitionsPerRequest = watch.requests.map((r) => r.batches.map((b) => b.partition).sort());
     assert.deepEqual(partitionsPerRequest[0], [0]);
     assert.deepEqual(partitionsPerRequest.slice(1).flat().sort(), [1, 2]);
-    assert.deepEqual(await committedKeyCounts(log, topic, [0, 1, 2], ['k0', 'k1', 'k2']), { k0: 1, k1: 1, k2: 1 });
+    const keys = ['k0', 'k1', 'k2', 'warm-up-k0', 'warm-up-k1', 'warm-up-k2'];
+    assert.deepEqual(await committedKeyCounts(log, topic, [0, 1, 2], keys), Object.fromEntries(keys.map((k) => [k, 1])));
   } finally {
     await log.close();
   }
