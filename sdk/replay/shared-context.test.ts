@@ -31,12 +31,10 @@ async function alone(workflowId: string, prngSeed: number): Promise<unknown> {
   return command?.type === 'CompleteWorkflowExecution' ? decode(command.result) : undefined;
 }
 
-test('interleaved runs of one bundle keep their own module state, assigned globals, random draws and clocks', async () => {
-  const a = probeHistory('probe-a', 1);
-  const b = probeHistory('probe-b', 2);
+/** Runs two probes to completion interleaved in one context (A starts, B starts, both resume after their timer) and returns their results. */
+async function interleaved(a: HistoryBuilder, b: HistoryBuilder): Promise<[unknown, unknown]> {
   const runA = WorkflowRun.create(await isolationBundle(), a.identity, quiet);
   const runB = WorkflowRun.create(await isolationBundle(), b.identity, quiet);
-  // A starts and assigns its global, then B starts in the same context, then both resume.
   a.completeTask(commandsOf(nextTask(runA, a)));
   b.completeTask(commandsOf(nextTask(runB, b)));
   a.advance(1_000).timerFired('1').scheduleTask();
@@ -46,8 +44,12 @@ test('interleaved runs of one bundle keep their own module state, assigned globa
   runA.dispose();
   runB.dispose();
   assert.ok(doneA?.type === 'CompleteWorkflowExecution' && doneB?.type === 'CompleteWorkflowExecution');
-  const resultA = decode(doneA.result) as Record<string, unknown>;
-  const resultB = decode(doneB.result) as Record<string, unknown>;
+  return [decode(doneA.result), decode(doneB.result)];
+}
+
+test('interleaved runs of one bundle keep their own module state, assigned globals, random draws and clocks', async () => {
+  // A starts and assigns its global, then B starts in the same context, then both resume.
+  const [resultA, resultB] = (await interleaved(probeHistory('probe-a', 1), probeHistory('probe-b', 2))) as [Record<string, unknown>, Record<string, unknown>];
   assert.deepEqual(
     { starts: resultA.starts, seenBeforeAssigning: resultA.seenBeforeAssigning, seenAfterSleep: resultA.seenAfterSleep },
     { starts: 1, seenBeforeAssigning: undefined, seenAfterSleep: 'probe-a' },
@@ -82,21 +84,9 @@ test('a run that deadlocks gives up the shared context: a run cached in it must 
 test('globals a run defines out of sight of Object.keys — non-enumerable or symbol-keyed — and an installed or built-in global it replaces stay that run\'s', async () => {
   const history = (workflowId: string, seed: number) =>
     new HistoryBuilder({ workflowType: 'hiddenGlobalsProbe', workflowId, runId: `00000000-0000-4000-8000-00000000010${seed}`, prngSeed: seed }).start();
-  const a = history('hidden-a', 1);
-  const b = history('hidden-b', 2);
-  const runA = WorkflowRun.create(await isolationBundle(), a.identity, quiet);
-  const runB = WorkflowRun.create(await isolationBundle(), b.identity, quiet);
-  a.completeTask(commandsOf(nextTask(runA, a)));
-  b.completeTask(commandsOf(nextTask(runB, b)));
-  a.advance(1_000).timerFired('1').scheduleTask();
-  b.advance(1_000).timerFired('1').scheduleTask();
-  const [doneA] = commandsOf(nextTask(runA, a));
-  const [doneB] = commandsOf(nextTask(runB, b));
-  runA.dispose();
-  runB.dispose();
-  assert.ok(doneA?.type === 'CompleteWorkflowExecution' && doneB?.type === 'CompleteWorkflowExecution');
-  assert.deepEqual(decode(doneA.result), { seenBefore: { hidden: 'undefined', symbol: 'undefined', setTimeout: 'function', escape: 'function' }, seenAfterSleep: { hidden: 'hidden-a', symbol: 'hidden-a', setTimeout: 'hidden-a', escape: 'hidden-a' } });
-  assert.deepEqual(decode(doneB.result), { seenBefore: { hidden: 'undefined', symbol: 'undefined', setTimeout: 'function', escape: 'function' }, seenAfterSleep: { hidden: 'hidden-b', symbol: 'hidden-b', setTimeout: 'hidden-b', escape: 'hidden-b' } });
+  const [resultA, resultB] = await interleaved(history('hidden-a', 1), history('hidden-b', 2));
+  assert.deepEqual(resultA, { seenBefore: { hidden: 'undefined', symbol: 'undefined', setTimeout: 'function', escape: 'function' }, seenAfterSleep: { hidden: 'hidden-a', symbol: 'hidden-a', setTimeout: 'hidden-a', escape: 'hidden-a' } });
+  assert.deepEqual(resultB, { seenBefore: { hidden: 'undefined', symbol: 'undefined', setTimeout: 'function', escape: 'function' }, seenAfterSleep: { hidden: 'hidden-b', symbol: 'hidden-b', setTimeout: 'hidden-b', escape: 'hidden-b' } });
 });
 
 test('a run that defines a global no one can delete fails its task naming the rule and gives up the shared context: a run cached in it is replayed in a new one', async () => {

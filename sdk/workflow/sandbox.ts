@@ -5,8 +5,9 @@
  * state per run while the context, its intrinsics and the compiled code are made once. Before each
  * call into a run the host makes it the context's current run (the deterministic globals — `Date`,
  * `Math.random`, timers, `console` — act for it) and swaps in the globals the run's code defined
- * (`globalThis.x = …`, non-enumerable and symbol-keyed ones too, and its replacement of a global the
- * runtime installed), swapping them out again afterwards, so one run never sees another's.
+ * (`globalThis.x = …`, non-enumerable and symbol-keyed ones too, and its replacement of a built-in
+ * or of a global the runtime installed), swapping them out again afterwards, so one run never sees
+ * another's.
  * Changes to built-in objects and prototypes (`Math.max = …`, `Array.prototype.x = …`) are shared
  * by the runs of a context: workflow code must not make them.
  *
@@ -205,14 +206,11 @@ class SharedContext {
       own.push([key, descriptor]);
     }
     for (const [key, descriptor] of this.#symbolGlobals()) if (runsOwn(key) && !this.#builtins.has(key)) own.push([key, descriptor]);
-    let pinned: Array<string | symbol> = [];
-    if (own.length > 0) {
-      for (const [key, descriptor] of own) run.assigned.set(key, descriptor);
-      pinned = this.#deleteGlobals(own.map(([key]) => key));
-      for (const [key] of own) {
-        const builtin = this.#builtins.get(key);
-        if (builtin && !pinned.includes(key)) this.#defineGlobal(key, builtin);
-      }
+    for (const [key, descriptor] of own) run.assigned.set(key, descriptor);
+    const pinned = own.length > 0 ? this.#deleteGlobals(own.map(([key]) => key)) : [];
+    for (const [key] of own) {
+      const builtin = this.#builtins.get(key);
+      if (builtin && !pinned.includes(key)) this.#defineGlobal(key, builtin);
     }
     for (const [name, value] of Object.entries(installed)) {
       const descriptor = Object.getOwnPropertyDescriptor(this.context, name);
