@@ -3,6 +3,8 @@ import { describe, it } from 'node:test';
 import type { WorkflowCommand } from '../../topics/schemas/command/index.js';
 import { failure, HistoryDriver, json, retryPolicy, scheduleActivity, T0 } from './test-kit.js';
 import type { ActivityTaskIntent, CancelActivityIntent } from './transition.js';
+import { UNCLAIMED_CANCEL_GRACE_MS } from './activity-tasks.js';
+import { UNCLAIMED_CANCEL_IDENTITY } from './activity-lifecycle.js';
 
 /** A run with one scheduled activity (scheduled event 5), its first workflow task completed. */
 function withActivity(command: WorkflowCommand = scheduleActivity('a1')): HistoryDriver {
@@ -152,14 +154,55 @@ describe('activity cancellation', () => {
     return d;
   }
 
-  it('cancels an unclaimed activity at once and schedules a task for the workflow to see it', () => {
+  const cancelIntents = (d: HistoryDriver) => d.tasks.filter((t): t is CancelActivityIntent => t.type === 'CancelActivity').map((c) => [c.scheduledEventId, c.attempt, c.reason]);
+  const REQUESTED = [5, 1, 'cancel requested by the workflow'];
+
+  it('asks a worker that may run an unclaimed activity to stop, and closes the activity when that worker answers', () => {
     const d = withClaimedAndWaitingTask(false);
     d.completeWorkflowTask([{ type: 'RequestCancelActivityTask', scheduledEventId: 5 }]);
-    assert.deepEqual(d.types().slice(7), [
-      'WorkflowTaskStarted', 'WorkflowTaskCompleted', 'ActivityTaskCancelRequested', 'ActivityTaskCanceled', 'WorkflowTaskScheduled',
-    ]);
+    assert.deepEqual(d.types().slice(7), ['WorkflowTaskStarted', 'WorkflowTaskCompleted', 'ActivityTaskCancelRequested']);
+    assert.deepEqual(cancelIntents(d), [REQUESTED]);
+    assert.deepEqual(d.timers().filter((t) => t.kind === 'UnclaimedActivityCancel').map((t) => t.fireTime - d.now), [UNCLAIMED_CANCEL_GRACE_MS]);
+    d.send('ActivityTaskCanceled', { scheduledEventId: 5, attempt: 1, identity: 'aw-1', details: json('stopped') });
+    assert.deepEqual(d.types().slice(-3), ['ActivityTaskStarted', 'ActivityTaskCanceled', 'WorkflowTaskScheduled']);
+    assert.deepEqual([d.state!.pendingActivities, d.state!.activityCancelDeadlines], [[], []]);
+  });
+
+  it('cancels an unclaimed activity itself when no worker claims or answers it within the grace, and a late answer changes nothing', () => {
+    const d = withClaimedAndWaitingTask(false);
+    d.completeWorkflowTask([{ type: 'RequestCancelActivityTask', scheduledEventId: 5 }]);
+    d.advance(UNCLAIMED_CANCEL_GRACE_MS - 1);
+    assert.equal(d.types().at(-1), 'ActivityTaskCancelRequested', 'still waiting within the grace');
+    d.advance(1);
+    assert.deepEqual(d.types().slice(-2), ['ActivityTaskCanceled', 'WorkflowTaskScheduled']);
+    const canceled = d.events.at(-2)!.attributes;
+    assert.ok(canceled.type === 'ActivityTaskCanceled');
+    assert.deepEqual([canceled.startedEventId, canceled.identity], [null, UNCLAIMED_CANCEL_IDENTITY]);
+    assert.deepEqual([d.state!.pendingActivities, d.state!.activityCancelDeadlines], [[], []]);
+    const late = d.send('ActivityTaskCanceled', { scheduledEventId: 5, attempt: 1, identity: 'aw-1', details: null });
+    assert.deepEqual([late.events.length, late.rejection?.code], [0, 'StaleActivityResult']);
+  });
+
+  it('tells a worker that claims an activity after its cancellation was requested to stop, and then waits for it past the grace', () => {
+    const d = withClaimedAndWaitingTask(false);
+    d.completeWorkflowTask([{ type: 'RequestCancelActivityTask', scheduledEventId: 5 }]);
+    claim(d, 1);
+    assert.deepEqual(cancelIntents(d), [REQUESTED, REQUESTED]);
+    d.advance(2 * UNCLAIMED_CANCEL_GRACE_MS);
+    assert.equal(d.types().at(-1), 'ActivityTaskCancelRequested', 'the claimed activity closes when its worker answers');
+    assert.equal(d.state!.pendingActivities.length, 1);
+  });
+
+  it('cancels at once an activity whose attempt waits for its retry backoff (no worker runs it)', () => {
+    const d = withActivity(scheduleActivity('a1', { retryPolicy: retryPolicy() }));
+    claim(d, 1);
+    fail(d, 1);
+    d.send('SignalWorkflowExecution', { signalName: 'cancel-it', input: [], identity: 'c', header: {}, externalInitiator: null, childWorkflowOnly: false });
+    const intentsBefore = cancelIntents(d).length;
+    d.completeWorkflowTask([{ type: 'RequestCancelActivityTask', scheduledEventId: 5 }]);
+    assert.deepEqual(d.types().slice(-3), ['ActivityTaskCancelRequested', 'ActivityTaskCanceled', 'WorkflowTaskScheduled']);
+    assert.equal(cancelIntents(d).length, intentsBefore, 'no worker to tell');
     assert.deepEqual(d.state!.pendingActivities, []);
-    assert.equal(d.tasks.some((t) => t.type === 'CancelActivity'), false);
   });
 
   it('asks the worker of a claimed activity to stop and closes it when the worker confirms', () => {

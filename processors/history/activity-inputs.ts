@@ -46,6 +46,8 @@ export function activityTaskStarted(ctx: Ctx, body: CommandBodyOf<'ActivityTaskS
   if (!mayClaim(ctx, activity, RejectionCode.StaleActivityClaim, what)) return;
   claimActivity(ctx, activity, body.identity, claimIdOf(ctx));
   answerClaim(ctx);
+  // Asked to cancel while unclaimed: this worker may have taken the task after the request went out.
+  if (activity.cancelRequested) ctx.tasks.push(cancelActivityIntentOf(ctx.state, activity, 'cancel requested by the workflow'));
 }
 
 /** Ends the attempt with `failure` (retried per the policy; the payload-limit failures are non-retryable). */

@@ -10,7 +10,7 @@ import type { HistoryEventAttributes, HistoryEventAttributesOf } from '../../top
 import type { PendingActivityInfo } from '../../topics/schemas/mutable-state-snapshot/index.js';
 import { appendEvent, type Ctx } from './context.js';
 import { deliver } from './delivery.js';
-import { cancelActivityIntentOf, findActivity } from './activity-tasks.js';
+import { cancelActivityIntentOf, findActivity, mayBeRunning, unclaimedCancelDeadline } from './activity-tasks.js';
 import { decideRetry, normalizeRetryPolicy } from './retry-policy.js';
 
 /** An activity's closing event; `startedEventId` is 0 (the Started written with it) or null (never claimed). */
@@ -21,12 +21,16 @@ export function claimActivity(ctx: Ctx, activity: PendingActivityInfo, identity:
   activity.startedTime = ctx.now;
   activity.startedIdentity = identity;
   activity.startedRequestId = requestId;
+  // A worker speaks for the attempt: an unclaimed cancellation's grace is over.
+  const deadlines = ctx.state.activityCancelDeadlines;
+  if (deadlines.length > 0) ctx.state.activityCancelDeadlines = deadlines.filter((d) => d.scheduledEventId !== activity.scheduledEventId);
 }
 
 function forget(ctx: Ctx, activity: PendingActivityInfo): void {
   const state = ctx.state;
   state.pendingActivities = state.pendingActivities.filter((a) => a.scheduledEventId !== activity.scheduledEventId);
   state.activitiesAwaitingBackoff = state.activitiesAwaitingBackoff.filter((id) => id !== activity.scheduledEventId);
+  if (state.activityCancelDeadlines.length > 0) state.activityCancelDeadlines = state.activityCancelDeadlines.filter((d) => d.scheduledEventId !== activity.scheduledEventId);
 }
 
 /** Closes the activity: (Started +) `closing(startedEventId)`, delivered to the workflow. */
@@ -102,26 +106,50 @@ export function timeOutActivity(ctx: Ctx, activity: PendingActivityInfo, type: T
   }
 }
 
+/** The identity of an activity cancellation the engine completes itself, no worker having answered. */
+export const UNCLAIMED_CANCEL_IDENTITY = 'logbook-unclaimed-cancel';
+
 /**
- * RequestCancelActivityTask: writes ActivityTaskCancelRequested; an unclaimed attempt is canceled
- * at once (ActivityTaskCanceled, and the workflow must hear of it: returns true), a claimed one is
- * told to stop through the control topic and closes when its worker answers.
+ * RequestCancelActivityTask: writes ActivityTaskCancelRequested. An attempt that runs nowhere (it
+ * waits for its retry backoff) is canceled at once (ActivityTaskCanceled, and the workflow must hear
+ * of it: returns true). Any other is told to stop through the control topic and closes when its
+ * worker answers — a dispatched attempt too while it is unclaimed, since workers claim an attempt
+ * only once it has run for a moment (`sdk/worker/deferred-claim.ts`): if no worker claims or
+ * answers it within `UNCLAIMED_CANCEL_GRACE_MS` (`activity-tasks.ts`), it was not running and
+ * the engine cancels it (see {@link cancelUnclaimedActivity}).
  */
 export function requestCancelActivity(ctx: Ctx, scheduledEventId: number, workflowTaskCompletedEventId: number, identity: string): boolean {
   const requested = appendEvent(ctx, { type: 'ActivityTaskCancelRequested', scheduledEventId, workflowTaskCompletedEventId });
   const activity = findActivity(ctx.state, scheduledEventId);
   // Not pending: its closing events are buffered and follow; nothing more to do.
   if (!activity) return false;
-  if (activity.startedTime === null) {
-    forget(ctx, activity);
-    appendEvent(ctx, {
-      type: 'ActivityTaskCanceled', details: null, latestCancelRequestedEventId: requested.eventId, scheduledEventId,
-      startedEventId: null, identity,
-    });
-    return true;
-  }
   activity.cancelRequested = true;
   activity.cancelRequestedEventId = requested.eventId;
+  if (!mayBeRunning(ctx.state, activity)) {
+    forget(ctx, activity);
+    appendEvent(ctx, canceledUnclaimed(activity, identity));
+    return true;
+  }
   ctx.tasks.push(cancelActivityIntentOf(ctx.state, activity, 'cancel requested by the workflow'));
+  if (activity.startedTime === null) ctx.state.activityCancelDeadlines.push(unclaimedCancelDeadline(activity, ctx.now));
   return false;
+}
+
+/**
+ * The grace of an unclaimed activity asked to cancel ended with no worker claiming or answering
+ * it: nobody runs it, and it is canceled (a worker that claimed it meanwhile holds it: nothing).
+ */
+export function cancelUnclaimedActivity(ctx: Ctx, scheduledEventId: number): void {
+  const activity = findActivity(ctx.state, scheduledEventId);
+  if (!activity || activity.startedTime !== null || !activity.cancelRequested) return;
+  forget(ctx, activity);
+  deliver(ctx, [canceledUnclaimed(activity, UNCLAIMED_CANCEL_IDENTITY)]);
+}
+
+/** The closing event of an unclaimed activity asked to cancel: no Started precedes it. */
+function canceledUnclaimed(activity: PendingActivityInfo, identity: string): ActivityClosing {
+  return {
+    type: 'ActivityTaskCanceled', details: null, latestCancelRequestedEventId: activity.cancelRequestedEventId ?? 0,
+    scheduledEventId: activity.scheduledEventId, startedEventId: null, identity,
+  };
 }

@@ -3,7 +3,7 @@
  * @module
  */
 import type { WorkflowCommandAttributesMap } from '../../topics/schemas/command/index.js';
-import type { MutableStateSnapshot, PendingActivityInfo } from '../../topics/schemas/mutable-state-snapshot/index.js';
+import type { ActivityCancelDeadline, MutableStateSnapshot, PendingActivityInfo } from '../../topics/schemas/mutable-state-snapshot/index.js';
 import { appendEvent, type Ctx } from './context.js';
 import { normalizeRetryPolicy } from './retry-policy.js';
 import type { ActivityTaskIntent, CancelActivityIntent } from './transition.js';
@@ -90,4 +90,26 @@ export function findActivity(state: MutableStateSnapshot, scheduledEventId: numb
 /** True while the activity's current attempt waits for its retry backoff (not sent yet). */
 export function awaitingBackoff(state: MutableStateSnapshot, activity: PendingActivityInfo): boolean {
   return state.activitiesAwaitingBackoff.includes(activity.scheduledEventId);
+}
+
+/**
+ * True when a worker may be running the activity's current attempt: it was claimed, or it was
+ * dispatched (not waiting for a retry's backoff) and its worker has not claimed it yet — workers
+ * claim an attempt only once it has run for a moment (`sdk/worker/deferred-claim.ts`).
+ */
+export function mayBeRunning(state: MutableStateSnapshot, activity: PendingActivityInfo): boolean {
+  return activity.startedTime !== null || !awaitingBackoff(state, activity);
+}
+
+/**
+ * How long the engine waits, after the cancellation of an unclaimed but dispatched activity attempt
+ * is requested, for a worker that may be running it to claim or answer it, before it cancels the
+ * activity itself. Workers claim an attempt after 200 ms of running (`CLAIM_DEFER_MS`); this
+ * leaves room for the claim's write on a loaded node.
+ */
+export const UNCLAIMED_CANCEL_GRACE_MS = 2_000;
+
+/** The deadline of `activity`'s unclaimed cancellation, requested at `now`. */
+export function unclaimedCancelDeadline(activity: PendingActivityInfo, now: number): ActivityCancelDeadline {
+  return { scheduledEventId: activity.scheduledEventId, deadline: now + UNCLAIMED_CANCEL_GRACE_MS };
 }

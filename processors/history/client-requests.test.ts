@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { defaultHistoryConfig } from './config.js';
-import { HistoryDriver, json, scheduleActivity } from './test-kit.js';
+import { HistoryDriver, failure, json, retryPolicy, scheduleActivity } from './test-kit.js';
 import { timersOf } from './timers.js';
 
 const signal = (d: HistoryDriver, name: string, requestId?: string, replyTo?: string) =>
@@ -60,18 +60,20 @@ describe('cancellation requests', () => {
 });
 
 describe('termination', () => {
-  it('drops the in-flight task, appends buffered events, closes the run, stops claimed activities and answers waiters', () => {
+  it('drops the in-flight task, appends buffered events, closes the run, stops the activities a worker may be running and answers waiters', () => {
     const d = new HistoryDriver();
     d.start();
-    d.completeWorkflowTask([scheduleActivity('a1'), scheduleActivity('a2'), { type: 'StartTimer', timerId: 't', startToFireTimeoutMs: 1000 }]);
+    d.completeWorkflowTask([scheduleActivity('a1'), scheduleActivity('a2'), scheduleActivity('a3', { retryPolicy: retryPolicy() }), { type: 'StartTimer', timerId: 't', startToFireTimeoutMs: 1000 }]);
     d.send('ActivityTaskStarted', { scheduledEventId: 5, attempt: 1, identity: 'aw' });
+    // a2 (6) was dispatched and may run unclaimed; a3 (7) waits for its retry and runs nowhere.
+    d.send('ActivityTaskFailed', { scheduledEventId: 7, attempt: 1, identity: 'aw', failure: failure('Flaky'), lastHeartbeatDetails: null });
     d.send('AwaitWorkflowExecutionResult', { followRuns: false }, { replyTo: 'gw-wait' });
     signal(d, 'x');
     d.send('WorkflowTaskStarted', { scheduledEventId: d.lastWorkflowTask().scheduledEventId, attempt: 1, identity: 'w' });
     signal(d, 'y');
     const t = d.send('TerminateWorkflowExecution', { reason: 'stuck', details: json('OPS-1'), identity: 'ops' });
     assert.deepEqual(t.events.map((e) => e.attributes.type), ['WorkflowExecutionSignaled', 'WorkflowExecutionTerminated']);
-    assert.deepEqual(t.tasks.map((x) => [x.type, x.type === 'CancelActivity' && x.scheduledEventId]), [['CancelActivity', 5]]);
+    assert.deepEqual(t.tasks.map((x) => [x.type, x.type === 'CancelActivity' && x.scheduledEventId]), [['CancelActivity', 5], ['CancelActivity', 6]]);
     assert.deepEqual(t.replies.map((r) => [r.requestId, r.kind, r.executionStatus, r.failure?.message]), [['gw-wait', 'Result', 'Terminated', 'stuck']]);
     assert.equal(t.visibility?.status, 'Terminated');
     assert.deepEqual(timersOf(t.state!, defaultHistoryConfig), []);

@@ -11,7 +11,7 @@ import type { Reply } from '../../topics/schemas/reply/index.js';
 import type { MutableStateSnapshot } from '../../topics/schemas/mutable-state-snapshot/index.js';
 import { appendEvent, engineFailure, type Ctx } from './context.js';
 import { flushBuffered } from './delivery.js';
-import { cancelActivityIntentOf } from './activity-tasks.js';
+import { cancelActivityIntentOf, mayBeRunning } from './activity-tasks.js';
 import { notifyParentOfClose } from './child-answers.js';
 import { applyParentClosePolicies, PARENT_CLOSE_POLICY_IDENTITY } from './child-workflows.js';
 import { abortUpdatesInFlight } from './updates.js';
@@ -35,18 +35,19 @@ export function resultReply(state: MutableStateSnapshot, requestId: string): Rep
 
 /**
  * Marks the run closed after its closing event was appended: clears pending work, sends
- * CancelActivity for claimed attempts, answers the result waiters, updates visibility, applies
+ * CancelActivity for attempts a worker may be running, answers the result waiters, updates visibility, applies
  * the parent close policy of each pending child and tells a parent that its child ended.
  */
 export function closeRun(ctx: Ctx, outcome: RunOutcome): void {
   const state = ctx.state;
   for (const activity of state.pendingActivities) {
-    if (activity.startedTime !== null) ctx.tasks.push(cancelActivityIntentOf(state, activity, `workflow ${outcome.status}`));
+    if (mayBeRunning(state, activity)) ctx.tasks.push(cancelActivityIntentOf(state, activity, `workflow ${outcome.status}`));
   }
   state.executionInfo.status = outcome.status;
   state.executionInfo.closeTime = ctx.now;
   state.pendingActivities = [];
   state.activitiesAwaitingBackoff = [];
+  state.activityCancelDeadlines = [];
   state.pendingTimers = [];
   state.pendingWorkflowTask = null;
   state.workflowTaskDispatched = true;

@@ -65,7 +65,7 @@ export function newRunState(command: Pick<Command, 'namespace' | 'workflowId' | 
     workflowTaskDispatched: true, activitiesAwaitingBackoff: [], closeResult: null, closeFailure: null,
     signalCount: 0, historyLimitWarned: false,
     startInput: start.input, startHeader: { ...start.header }, lastCompletionResult: null, lastFailure: null,
-    workflowTaskWindowStartTime: 0, workflowTaskWindowCount: 0,
+    workflowTaskWindowStartTime: 0, workflowTaskWindowCount: 0, activityCancelDeadlines: [],
   };
 }
 

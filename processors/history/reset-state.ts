@@ -13,6 +13,7 @@ import type { ResetBaseEvent } from '../../topics/schemas/command/index.js';
 import { HISTORY_LIMIT_WARNING_MARKER } from '../../topics/schemas/history-event/engine-markers.js';
 import type { HistoryEventAttributesOf } from '../../topics/schemas/history-event/index.js';
 import type { MutableStateSnapshot, PendingActivityInfo } from '../../topics/schemas/mutable-state-snapshot/index.js';
+import { unclaimedCancelDeadline } from './activity-tasks.js';
 import { cloneData } from './plain-data.js';
 import { foldChildEvent, markInheritedChildren } from './reset-children.js';
 import { foldUpdateEvent } from './reset-updates.js';
@@ -75,6 +76,7 @@ function initialState(input: ResetStateInput, started: Started): MutableStateSna
     lastCompletionResult: cloneData(started.lastCompletionResult), lastFailure: cloneData(started.continuedFailure),
     // The workflow-task rate window carries over, as across continue-as-new: a reset does not reset the limit.
     workflowTaskWindowStartTime: input.base.workflowTaskWindowStartTime, workflowTaskWindowCount: input.base.workflowTaskWindowCount,
+    activityCancelDeadlines: [],
   };
 }
 
@@ -110,7 +112,10 @@ function foldEvent(state: MutableStateSnapshot, event: ResetBaseEvent, now: numb
       return;
     case 'ActivityTaskCancelRequested': {
       const activity = state.pendingActivities.find((p) => p.scheduledEventId === a.scheduledEventId);
-      if (activity) Object.assign(activity, { cancelRequested: true, cancelRequestedEventId: event.eventId });
+      if (!activity) return;
+      Object.assign(activity, { cancelRequested: true, cancelRequestedEventId: event.eventId });
+      // Its new attempt is dispatched unclaimed: cancelled unless a worker that runs it speaks up.
+      state.activityCancelDeadlines.push(unclaimedCancelDeadline(activity, now));
       return;
     }
     case 'ActivityTaskCompleted':

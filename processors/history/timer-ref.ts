@@ -18,6 +18,8 @@ export const TimerKind = {
   ScheduleToClose: 'ScheduleToClose',
   /** A claimed activity attempt stopped heartbeating. */
   Heartbeat: 'Heartbeat',
+  /** No worker claimed or answered an unclaimed activity asked to cancel within its grace: cancel it. */
+  UnclaimedActivityCancel: 'UnclaimedActivityCancel',
   /** A claimed workflow task ran too long. */
   WorkflowTaskTimeout: 'WorkflowTaskTimeout',
   /** A dispatched workflow task waited too long unclaimed: send it again as the next attempt. */

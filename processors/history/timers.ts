@@ -10,7 +10,7 @@ import { defaultHistoryConfig, type HistoryConfig } from './config.js';
 import { openContext, type Ctx } from './context.js';
 import { finishWithinLimits } from './history-limits.js';
 import { activityTaskIntentOf, awaitingBackoff, findActivity } from './activity-tasks.js';
-import { timeOutActivity } from './activity-lifecycle.js';
+import { cancelUnclaimedActivity, timeOutActivity } from './activity-lifecycle.js';
 import { expireRun } from './retention.js';
 import type { TimerKind, TimerRef } from './timer-ref.js';
 import type { Transition } from './transition.js';
@@ -35,6 +35,8 @@ function activityDeadlines(state: MutableStateSnapshot, runId: string): Armed[] 
       add('ActivityRetry', a.currentAttemptScheduledTime);
     } else if (a.startedTime === null) {
       if (a.scheduleToStartTimeoutMs !== null) add('ScheduleToStart', a.currentAttemptScheduledTime + a.scheduleToStartTimeoutMs);
+      const cancel = state.activityCancelDeadlines.find((d) => d.scheduledEventId === a.scheduledEventId);
+      if (cancel) add('UnclaimedActivityCancel', cancel.deadline);
     } else {
       if (a.startToCloseTimeoutMs !== null) add('StartToClose', a.startedTime + a.startToCloseTimeoutMs);
       if (a.heartbeatTimeoutMs !== null) add('Heartbeat', (a.lastHeartbeatTime ?? a.startedTime) + a.heartbeatTimeoutMs);
@@ -104,6 +106,7 @@ const handlers: { [K in TimerKind]: (ctx: Ctx, key: number) => void } = {
   StartToClose: onActivity('StartToClose'),
   ScheduleToClose: onActivity('ScheduleToClose'),
   Heartbeat: onActivity('Heartbeat'),
+  UnclaimedActivityCancel: cancelUnclaimedActivity,
   WorkflowTaskTimeout: (ctx) => {
     if (ctx.state.pendingWorkflowTask) timeOutWorkflowTask(ctx, ctx.state.pendingWorkflowTask);
   },

@@ -8,6 +8,7 @@ import { NamespaceRegistry } from '../../processors/namespaces/namespace-registr
 import { CancelledFailure } from '../workflow/errors.js';
 import { cancellationHelpers, runInActivityContext, type ActivityContext } from './activity-context.js';
 import { ClaimConfirmer } from './claim-confirmer.js';
+import { CLAIM_DEFER_MS, claimUnlessAnsweredWithin, type DeferredClaim } from './deferred-claim.js';
 import { ActivityDispatchRate } from './dispatch-rate.js';
 import { TaskConsumer, type TaskDelivery } from './task-consumer.js';
 import { TaskHandedBackError } from './task-handed-back-error.js';
@@ -47,10 +48,14 @@ export interface ActivityEvent {
   readonly outcome: 'completed' | 'failed' | 'canceled' | 'superseded';
 }
 
+/** The claim of an attempt the engine already accepted: nothing more to send. */
+const CLAIMED: DeferredClaim = { now: () => undefined, drop: () => undefined };
+
 /**
- * Runs activity tasks of one task queue. Each attempt is claimed without waiting (the engine arms
- * start-to-close and heartbeat timeouts from the claim) — except a task that may be a redelivery
- * after a crash or rebalance, whose claim must be accepted first (see ClaimConfirmer) — runs with
+ * Runs activity tasks of one task queue. Each attempt runs without waiting for its claim, which
+ * is sent only if the attempt outlasts the claim delay (the engine arms start-to-close and
+ * heartbeat timeouts from the claim, and takes a result as the claim) — except a task that may be
+ * a redelivery after a crash or rebalance, whose claim must be accepted first (see ClaimConfirmer) — runs with
  * its context (idempotency key, heartbeat details of the previous attempt, an AbortSignal), and
  * reports its result. Claims and results are retried until written while the task's partition is
  * this worker's; a task left unanswered is handed back, not committed past. Cancellations arrive
@@ -139,35 +144,40 @@ export class ActivityWorker {
     const ref = { scheduledEventId: task.scheduledEventId, attempt: task.attempt, identity: this.options.identity };
     const answered = new AbortController();
     try {
-      if (!(await this.claim(task, run, ref, delivery, AbortSignal.any([taken, answered.signal])))) return;
-      await this.execute(task, run, ref, taken);
+      const claim = await this.claim(task, run, ref, delivery, AbortSignal.any([taken, answered.signal]));
+      if (!claim) return;
+      await this.execute(task, run, ref, claim, taken);
     } finally {
       answered.abort();
     }
   }
 
   /**
-   * Claims the attempt; false when the engine refused the claim and the task must not run. A task
+   * Claims the attempt; null when the engine refused the claim and the task must not run. A task
    * that may be a redelivery after a crash or rebalance is claimed first and run only if the engine
    * still has the attempt pending and no other claim holds it (one attempt has one holder); while
-   * its shard fails over the claim is sent again until answered. A first delivery is claimed beside
-   * the run, the write retried until it lands (or the result, which implies it, does).
+   * its shard fails over the claim is sent again until answered. A first delivery runs at once and
+   * is claimed only if it is still running after {@link CLAIM_DEFER_MS} (the result implies the
+   * claim), or at its first heartbeat; the write is retried until it lands or the result does. An
+   * attempt with a schedule-to-start timeout is claimed at once: the claim is what stops that clock.
    */
-  private async claim(task: ActivityTask, run: RunRef, ref: TaskAttemptRef, delivery: TaskDelivery, claiming: AbortSignal): Promise<boolean> {
+  private async claim(task: ActivityTask, run: RunRef, ref: TaskAttemptRef, delivery: TaskDelivery, claiming: AbortSignal): Promise<DeferredClaim | null> {
     const claim = { type: 'ActivityTaskStarted' as const, ...ref };
+    const send = () => this.commands.writeUntilDone(run, claim, claiming);
     if (!delivery.mayBeRedelivered) {
-      void this.commands.writeUntilDone(run, claim, claiming).catch(() => undefined);
-      return true;
+      const deferred = claimUnlessAnsweredWithin(CLAIM_DEFER_MS, claiming, send);
+      if (task.scheduleToStartTimeoutMs !== null) deferred.now();
+      return deferred;
     }
     // Accepted, this worker holds the attempt: it runs it even if the partition has moved on
     // meanwhile, since the next owner's claim will be refused.
-    if ((await this.claims.confirm(run, claim, claiming)) === 'accepted') return true;
+    if ((await this.claims.confirm(run, claim, claiming)) === 'accepted') return CLAIMED;
     this.options.onActivity?.({ activityType: task.activityType, attempt: task.attempt, durationMs: 0, scheduleToStartMs: 0, outcome: 'superseded' });
-    return false;
+    return null;
   }
 
   /** Runs the claimed attempt and writes its outcome (completed, failed or canceled). */
-  private async execute(task: ActivityTask, run: RunRef, ref: TaskAttemptRef, taken: AbortSignal): Promise<void> {
+  private async execute(task: ActivityTask, run: RunRef, ref: TaskAttemptRef, claim: DeferredClaim, taken: AbortSignal): Promise<void> {
     const key = `${task.workflowId}:${task.runId}:${task.scheduledEventId}`;
     const abort = new AbortController();
     this.running.set(key, abort);
@@ -180,12 +190,14 @@ export class ActivityWorker {
       this.options.onActivity?.({ activityType: task.activityType, attempt: task.attempt, durationMs: Date.now() - started, scheduleToStartMs: started - task.currentAttemptScheduledTime, outcome });
     let outcome: { ok: true; result: unknown } | { ok: false; error: unknown };
     try {
-      outcome = { ok: true, result: await this.invoke(task, abort, (details) => (lastDetails = details)) };
+      outcome = { ok: true, result: await this.invoke(task, abort, claim, (details) => (lastDetails = details)) };
     } catch (error) {
       outcome = { ok: false, error };
     } finally {
       clearTimeout(timer);
       this.running.delete(key);
+      // The answer written next implies the claim, even if its write takes a while under load.
+      claim.drop();
     }
     const cancelled = this.cancelled.delete(key) && abort.signal.aborted;
     if (outcome.ok) {
@@ -216,7 +228,7 @@ export class ActivityWorker {
     }
   }
 
-  private async invoke(task: ActivityTask, abort: AbortController, onDetails: (d: unknown) => void): Promise<unknown> {
+  private async invoke(task: ActivityTask, abort: AbortController, claim: DeferredClaim, onDetails: (d: unknown) => void): Promise<unknown> {
     const fn = this.options.activities[task.activityType];
     if (!fn) {
       const known = Object.keys(this.options.activities).join(', ');
@@ -248,6 +260,8 @@ export class ActivityWorker {
         if (now - lastSent < throttleMs) return;
         lastSent = now;
         const payload = details === undefined ? null : converter.toPayload(details);
+        // The claim goes first, so the engine records this worker's claim rather than the heartbeat's.
+        claim.now();
         const ref = { scheduledEventId: task.scheduledEventId, attempt: task.attempt, identity: this.options.identity };
         void this.commands.write(run, { type: 'ActivityTaskHeartbeat', ...ref, details: payload }).catch(() => undefined);
       },

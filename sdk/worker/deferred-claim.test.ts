@@ -22,3 +22,29 @@ test('a claim whose write fails does not surface as an unhandled rejection', asy
   claimUnlessAnsweredWithin(1, answered.signal, async () => Promise.reject(new Error('broker gone')));
   await sleep(20);
 });
+
+test('a claim sent early goes out at once and only once; after the answer it is not sent at all', async () => {
+  let sent = 0;
+  const running = new AbortController();
+  const claim = claimUnlessAnsweredWithin(30, running.signal, async () => void sent++);
+  claim.now();
+  claim.now();
+  assert.equal(sent, 1, 'sent at once');
+  await sleep(60);
+  assert.equal(sent, 1, 'the timer does not send it again');
+  const answered = new AbortController();
+  const late = claimUnlessAnsweredWithin(30, answered.signal, async () => void sent++);
+  answered.abort();
+  late.now();
+  await sleep(60);
+  assert.equal(sent, 1, 'nothing after the answer');
+});
+
+test('a dropped claim is never sent, however long the answer takes', async () => {
+  let sent = 0;
+  const answered = new AbortController();
+  claimUnlessAnsweredWithin(20, answered.signal, async () => void sent++).drop();
+  await sleep(60);
+  answered.abort();
+  assert.equal(sent, 0);
+});

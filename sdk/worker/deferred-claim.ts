@@ -1,23 +1,41 @@
 /**
- * How long a workflow worker waits before it claims a workflow task it received for the first
- * time. A task answered sooner sends no claim at all — the engine takes the completion as the claim
- * too — so a workflow task costs one command and one shard input instead of two. The claim arms
- * the engine's start-to-close timer and shows the task as started; this bounds how much later it does.
- * Activities are claimed at once: the engine cancels an unclaimed attempt without telling a
- * worker, so an activity running unclaimed would not hear of its cancellation.
+ * How long a worker waits before it claims a task (workflow or activity) it received for the
+ * first time. A task answered sooner sends no claim at all — the engine takes the completion (or
+ * failure, or heartbeat) as the claim too — so a short task costs one command and one shard input
+ * instead of two. The claim arms the engine's start-to-close and heartbeat timers and shows the
+ * task as started; this bounds how much later it does. The engine tells the worker of a dispatched
+ * activity attempt to stop whether or not it was claimed, so an activity running unclaimed still
+ * hears of its cancellation.
  */
 export const CLAIM_DEFER_MS = 200;
 
+/** A claim waiting for its delay. */
+export interface DeferredClaim {
+  /** Sends the claim now if it is neither sent nor made needless by the answer. */
+  now(): void;
+  /** The answer is on its way (it implies the claim): a claim not sent yet is not sent at all. */
+  drop(): void;
+}
+
 /**
- * Calls `send` (the claim's write) once `delayMs` have passed, unless `answered` aborts first.
+ * Calls `send` (the claim's write) once `delayMs` have passed, unless `answered` aborts first or
+ * the caller sends it earlier with {@link DeferredClaim.now} or drops it. Sends at most once; a
+ * claim already sent is not stopped by either (its write retries until `answered` aborts).
  */
-export function claimUnlessAnsweredWithin(delayMs: number, answered: AbortSignal, send: () => Promise<unknown>): void {
-  if (answered.aborted) return;
+export function claimUnlessAnsweredWithin(delayMs: number, answered: AbortSignal, send: () => Promise<unknown>): DeferredClaim {
+  let pending = !answered.aborted;
   const fire = () => {
+    if (!pending) return;
+    pending = false;
+    clearTimeout(timer);
     answered.removeEventListener('abort', cancel);
     void send().catch(() => undefined);
   };
-  const timer = setTimeout(fire, delayMs);
-  const cancel = () => clearTimeout(timer);
-  answered.addEventListener('abort', cancel, { once: true });
+  const cancel = () => {
+    pending = false;
+    clearTimeout(timer);
+  };
+  const timer = pending ? setTimeout(fire, delayMs) : undefined;
+  if (pending) answered.addEventListener('abort', cancel, { once: true });
+  return { now: fire, drop: cancel };
 }

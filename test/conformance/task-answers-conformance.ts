@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { engineHistoryFetcher } from '../../gateway/engine-history-fetcher.js';
 import { defaultHistoryConfig, type HistoryConfig } from '../../processors/history/index.js';
+import { CLAIM_DEFER_MS } from '../../sdk/worker/deferred-claim.js';
 import { TaskConsumer } from '../../sdk/worker/task-consumer.js';
 import { Worker } from '../../sdk/worker/worker.js';
 import type { WorkerConnection } from '../../sdk/worker/worker-connection.js';
@@ -19,6 +20,8 @@ const BENCH_WORKFLOWS = fileURLToPath(new URL('../bench/workflows/index.ts', imp
 const SCHEDULE_TO_START_MS = 4_000;
 const history: HistoryConfig = { ...defaultHistoryConfig, workflowTaskScheduleToStartTimeoutMs: SCHEDULE_TO_START_MS, maxWorkflowTaskScheduleToStartTimeoutMs: 2 * SCHEDULE_TO_START_MS };
 const activities = { step: async (payload: string) => payload };
+/** Runs past the claim delay, so its worker claims it (a shorter one sends no claim: its result implies it). */
+const slowActivities = { step: async (payload: string) => new Promise<string>((resolve) => setTimeout(() => resolve(payload), 5 * CLAIM_DEFER_MS)) };
 
 const types = (events: readonly HistoryEvent[]) => events.map((e) => e.attributes.type);
 const unclaimedTimeouts = (events: readonly HistoryEvent[]) =>
@@ -41,9 +44,9 @@ export function taskAnswersConformance(backend: 'kafka' | 'embedded'): void {
   });
 
   /** A worker of `queue` (bench workflows, a trivial `step`) whose writes go through `log`. */
-  async function workerOn(queue: string, log: Log): Promise<Worker> {
+  async function workerOn(queue: string, log: Log, withActivities: typeof activities = activities): Promise<Worker> {
     const connection: WorkerConnection = { ...t.engine.workerConnection(), log };
-    const worker = new Worker(connection, { taskQueue: queue, workflowsPath: BENCH_WORKFLOWS, activities, history: engineHistoryFetcher(t.engine) });
+    const worker = new Worker(connection, { taskQueue: queue, workflowsPath: BENCH_WORKFLOWS, activities: withActivities, history: engineHistoryFetcher(t.engine) });
     workers.push(worker);
     await worker.start();
     // Joined before the first task is dispatched: a slow join on a loaded machine must not look like an unclaimed task.
@@ -71,7 +74,7 @@ export function taskAnswersConformance(backend: 'kafka' | 'embedded'): void {
       failed.set(type!, failedSoFar + 1);
       return true;
     });
-    await workerOn(queue, faulty);
+    await workerOn(queue, faulty, slowActivities);
     const id = uniqueName('lost-writes');
     const runId = await t.start('threeSteps', queue, id, ['payload']);
     const result = await t.result(id, 40_000);

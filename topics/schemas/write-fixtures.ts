@@ -29,6 +29,7 @@ import { mutableStateSnapshotV3Cases } from './mutable-state-snapshot/v3-fixture
 import { namespaceCases } from './namespace/v1-fixture-cases.js';
 import { namespaceV2Cases } from './namespace/v2-fixture-cases.js';
 import { mutableStateSnapshotV4Cases } from './mutable-state-snapshot/v4-fixture-cases.js';
+import { mutableStateSnapshotV5Cases } from './mutable-state-snapshot/v5-fixture-cases.js';
 import { queryTaskCases } from './query-task/v1-fixture-cases.js';
 import { replyCases, replyV2Cases } from './reply/v1-fixture-cases.js';
 import type { RecordName } from './schema-catalog.js';
@@ -45,6 +46,7 @@ const plan: readonly [RecordName, number, readonly FixtureCase<unknown>[]][] = [
   ['MutableStateSnapshot', 2, mutableStateSnapshotV2Cases],
   ['MutableStateSnapshot', 3, mutableStateSnapshotV3Cases],
   ['MutableStateSnapshot', 4, mutableStateSnapshotV4Cases],
+  ['MutableStateSnapshot', 5, mutableStateSnapshotV5Cases],
   ['ShardPositions', 1, shardPositionsCases],
   ['WorkflowTask', 1, workflowTaskCases],
   ['WorkflowTask', 2, workflowTaskV2Cases],

@@ -1,0 +1,14 @@
+/**
+ * Golden MutableStateSnapshot v5 cases. Used by `write-fixtures.ts` only.
+ * @module
+ */
+import { sampleTime, type FixtureCase } from '../fixture-samples.js';
+import { mutableStateSnapshotV4Cases } from './v4-fixture-cases.js';
+import type { MutableStateSnapshot } from './v5.js';
+
+const retried = mutableStateSnapshotV4Cases.find((c) => c.name === 'retried-cron-run')!.value;
+
+/** A run whose unclaimed activity was asked to cancel: the engine waits for a worker that may run it. */
+export const mutableStateSnapshotV5Cases: readonly FixtureCase<MutableStateSnapshot>[] = [
+  { name: 'unclaimed-activity-cancel', value: { ...retried, activityCancelDeadlines: [{ scheduledEventId: 5, deadline: sampleTime + 602_000 }] } },
+];
