@@ -5,9 +5,9 @@ import type { RecordHook } from './tagged-union-converter.js';
  * it, checked against it on read and then dropped, so TypeScript has one source of truth.
  */
 export const historyEventHook: RecordHook = {
-  toAvro(value) {
-    const attributes = value['attributes'] as { type?: unknown } | null | undefined;
-    return { ...value, eventType: attributes?.type };
+  toAvro(value, converted) {
+    converted['eventType'] = (value['attributes'] as { type?: unknown } | null | undefined)?.type;
+    return converted;
   },
   fromAvro(value) {
     const { eventType, ...rest } = value;

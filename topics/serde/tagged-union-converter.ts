@@ -5,13 +5,19 @@ import { EncodeError, EncodeErrorCode } from './encode-error.js';
 type Convert = (value: unknown) => unknown;
 type Plain = Record<string, unknown>;
 
+/** The conversion of values that are the same on both sides (primitives, enums). */
+const same: Convert = (v) => v;
+
 /**
  * Fixes up one record kind on its way to or from Avro, for a field that exists only on one side
  * (e.g. HistoryEvent's `eventType`, derived from `attributes.type`).
  */
 export interface RecordHook {
-  /** Runs on the TypeScript value before its fields are converted. */
-  toAvro(value: Plain): Plain;
+  /**
+   * Runs once the TypeScript value's declared fields were copied and converted into `converted`
+   * (a fresh object the hook may change in place); `value` is the TypeScript value.
+   */
+  toAvro(value: Plain, converted: Plain): Plain;
   /** Runs on the converted value after decoding; may throw to reject an inconsistent record. */
   fromAvro(value: Plain): Plain;
 }
@@ -79,6 +85,8 @@ export class TaggedUnionConverter {
         return this.#record(type, dir);
       case 'array': {
         const item = this.#compile(type.itemsType as Type, dir);
+        // avsc neither keeps nor changes the arrays it writes, and decodes into fresh ones.
+        if (item === same) return same;
         return (v) => (Array.isArray(v) ? v.map(item) : v);
       }
       case 'map': {
@@ -94,21 +102,18 @@ export class TaggedUnionConverter {
         return dir === 'from' ? (v) => Buffer.from(v as Buffer) : (v) => (isNonBufferBytes(v) ? Buffer.from(v) : v);
       default:
         if (type.underlyingType !== undefined) return this.#compile(type.underlyingType, dir);
-        return (v) => v; // primitives and enums are the same on both sides
+        return same;
     }
   }
 
   #record(type: TypeShape, dir: 'to' | 'from'): Convert {
-    const fields = (type.fields ?? []).map((f) => [f.name, this.#compile(f.type, dir)] as const);
+    const fields = (type.fields ?? []).map((f) => ({ name: f.name, convert: this.#compile(f.type, dir) }));
     const hook = type.name === undefined ? undefined : this.#hooks.get(type.name);
-    const copy = (src: Plain): Plain => {
-      const out: Plain = {};
-      for (const [name, convert] of fields) out[name] = convert(src[name]);
-      return out;
-    };
+    const copy = compileCopy(fields);
     if (dir === 'from') return (v) => (hook ? hook.fromAvro(copy(v as Plain)) : copy(v as Plain));
     // Copying only declared fields also drops the `type` tag of union branches.
-    return (v) => (isObject(v) ? copy(hook ? hook.toAvro(v) : v) : v);
+    if (hook) return (v) => (isObject(v) ? hook.toAvro(v, copy(v)) : v);
+    return (v) => (isObject(v) ? copy(v) : v);
   }
 
   #taggedUnion(type: TypeShape, dir: 'to' | 'from'): Convert {
@@ -132,9 +137,9 @@ export class TaggedUnionConverter {
     if (dir === 'from') {
       return (v) => {
         if (v === null) return null;
-        const [branchName, inner] = Object.entries(v as Plain)[0] ?? [];
-        const branch = byBranch.get(branchName as string);
-        return branch === undefined ? v : { type: branch.tag, ...(branch.convert(inner) as Plain) };
+        const branchName = Object.keys(v as Plain)[0];
+        const branch = branchName === undefined ? undefined : byBranch.get(branchName);
+        return branch === undefined ? v : { type: branch.tag, ...(branch.convert((v as Plain)[branchName!]) as Plain) };
       };
     }
     return (v) => {
@@ -153,8 +158,25 @@ export class TaggedUnionConverter {
     const nonNull = (type.types ?? []).filter((t) => (t as unknown as TypeShape).typeName !== 'null');
     if (nonNull.length !== 1) throw new Error('only ["null", X] unions may be unwrapped; use a union of records');
     const convert = this.#compile(nonNull[0] as Type, dir);
+    if (convert === same) return same;
     return (v) => (v === null ? null : convert(v));
   }
+}
+
+/**
+ * The copy of a record's declared fields, converting those that need it. Generated once per
+ * record type as one object literal: every copy then has the same shape from the start, and a
+ * field that needs no conversion costs a property read instead of a call (this runs for every
+ * field of every record the engine encodes or decodes). Field names come from Logbook's own
+ * schemas and are quoted.
+ */
+function compileCopy(fields: readonly { name: string; convert: Convert }[]): (src: Plain) => Plain {
+  const converters = fields.map((f) => f.convert);
+  const properties = fields.map(({ name, convert }, i) => {
+    const key = JSON.stringify(name);
+    return convert === same ? `${key}: s[${key}]` : `${key}: c[${i}](s[${key}])`;
+  });
+  return new Function('c', `return (s) => ({ ${properties.join(', ')} });`)(converters) as (src: Plain) => Plain;
 }
 
 function isObject(value: unknown): value is Plain {
