@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import type { WorkflowCommand } from '../../topics/schemas/command/index.js';
 import { failure, HistoryDriver, json, retryPolicy, scheduleActivity, T0 } from './test-kit.js';
 import type { ActivityTaskIntent, CancelActivityIntent } from './transition.js';
-import { UNCLAIMED_CANCEL_GRACE_MS } from './activity-tasks.js';
+import { defaultHistoryConfig } from './config.js';
 import { UNCLAIMED_CANCEL_IDENTITY } from './activity-lifecycle.js';
 
 /** A run with one scheduled activity (scheduled event 5), its first workflow task completed. */
@@ -156,13 +156,14 @@ describe('activity cancellation', () => {
 
   const cancelIntents = (d: HistoryDriver) => d.tasks.filter((t): t is CancelActivityIntent => t.type === 'CancelActivity').map((c) => [c.scheduledEventId, c.attempt, c.reason]);
   const REQUESTED = [5, 1, 'cancel requested by the workflow'];
+  const GRACE = defaultHistoryConfig.unclaimedActivityCancelGraceMs;
 
   it('asks a worker that may run an unclaimed activity to stop, and closes the activity when that worker answers', () => {
     const d = withClaimedAndWaitingTask(false);
     d.completeWorkflowTask([{ type: 'RequestCancelActivityTask', scheduledEventId: 5 }]);
     assert.deepEqual(d.types().slice(7), ['WorkflowTaskStarted', 'WorkflowTaskCompleted', 'ActivityTaskCancelRequested']);
     assert.deepEqual(cancelIntents(d), [REQUESTED]);
-    assert.deepEqual(d.timers().filter((t) => t.kind === 'UnclaimedActivityCancel').map((t) => t.fireTime - d.now), [UNCLAIMED_CANCEL_GRACE_MS]);
+    assert.deepEqual(d.timers().filter((t) => t.kind === 'UnclaimedActivityCancel').map((t) => t.fireTime - d.now), [GRACE]);
     d.send('ActivityTaskCanceled', { scheduledEventId: 5, attempt: 1, identity: 'aw-1', details: json('stopped') });
     assert.deepEqual(d.types().slice(-3), ['ActivityTaskStarted', 'ActivityTaskCanceled', 'WorkflowTaskScheduled']);
     assert.deepEqual([d.state!.pendingActivities, d.state!.activityCancelDeadlines], [[], []]);
@@ -171,7 +172,7 @@ describe('activity cancellation', () => {
   it('cancels an unclaimed activity itself when no worker claims or answers it within the grace, and a late answer changes nothing', () => {
     const d = withClaimedAndWaitingTask(false);
     d.completeWorkflowTask([{ type: 'RequestCancelActivityTask', scheduledEventId: 5 }]);
-    d.advance(UNCLAIMED_CANCEL_GRACE_MS - 1);
+    d.advance(GRACE - 1);
     assert.equal(d.types().at(-1), 'ActivityTaskCancelRequested', 'still waiting within the grace');
     d.advance(1);
     assert.deepEqual(d.types().slice(-2), ['ActivityTaskCanceled', 'WorkflowTaskScheduled']);
@@ -188,9 +189,18 @@ describe('activity cancellation', () => {
     d.completeWorkflowTask([{ type: 'RequestCancelActivityTask', scheduledEventId: 5 }]);
     claim(d, 1);
     assert.deepEqual(cancelIntents(d), [REQUESTED, REQUESTED]);
-    d.advance(2 * UNCLAIMED_CANCEL_GRACE_MS);
+    assert.deepEqual(d.state!.activityCancelDeadlines, [], 'the claim ends the grace');
+    d.advance(2 * GRACE);
     assert.equal(d.types().at(-1), 'ActivityTaskCancelRequested', 'the claimed activity closes when its worker answers');
     assert.equal(d.state!.pendingActivities.length, 1);
+  });
+
+  it('a heartbeat of an unclaimed activity asked to cancel claims it, ends the grace and is answered with the cancellation again', () => {
+    const d = withClaimedAndWaitingTask(false);
+    d.completeWorkflowTask([{ type: 'RequestCancelActivityTask', scheduledEventId: 5 }]);
+    d.send('ActivityTaskHeartbeat', { scheduledEventId: 5, attempt: 1, identity: 'aw-1', details: null });
+    assert.deepEqual(cancelIntents(d), [REQUESTED, REQUESTED]);
+    assert.deepEqual([d.state!.activityCancelDeadlines, d.state!.pendingActivities[0]!.startedIdentity], [[], 'aw-1']);
   });
 
   it('cancels at once an activity whose attempt waits for its retry backoff (no worker runs it)', () => {

@@ -115,7 +115,7 @@ export const UNCLAIMED_CANCEL_IDENTITY = 'logbook-unclaimed-cancel';
  * of it: returns true). Any other is told to stop through the control topic and closes when its
  * worker answers — a dispatched attempt too while it is unclaimed, since workers claim an attempt
  * only once it has run for a moment (`sdk/worker/deferred-claim.ts`): if no worker claims or
- * answers it within `UNCLAIMED_CANCEL_GRACE_MS` (`activity-tasks.ts`), it was not running and
+ * answers it within `HistoryConfig.unclaimedActivityCancelGraceMs`, it was not running and
  * the engine cancels it (see {@link cancelUnclaimedActivity}).
  */
 export function requestCancelActivity(ctx: Ctx, scheduledEventId: number, workflowTaskCompletedEventId: number, identity: string): boolean {
@@ -131,7 +131,7 @@ export function requestCancelActivity(ctx: Ctx, scheduledEventId: number, workfl
     return true;
   }
   ctx.tasks.push(cancelActivityIntentOf(ctx.state, activity, 'cancel requested by the workflow'));
-  if (activity.startedTime === null) ctx.state.activityCancelDeadlines.push(unclaimedCancelDeadline(activity, ctx.now));
+  if (activity.startedTime === null) ctx.state.activityCancelDeadlines.push(unclaimedCancelDeadline(activity, ctx.now, ctx.config.unclaimedActivityCancelGraceMs));
   return false;
 }
 

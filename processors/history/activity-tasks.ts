@@ -72,7 +72,7 @@ export function activityTaskIntentOf(state: MutableStateSnapshot, activity: Pend
   };
 }
 
-/** The intent that tells the workers of the activity's queue to stop a claimed attempt. */
+/** The intent that tells the workers of the activity's queue to stop an attempt they may be running (claimed or dispatched). */
 export function cancelActivityIntentOf(state: MutableStateSnapshot, activity: PendingActivityInfo, reason: string): CancelActivityIntent {
   const info = state.executionInfo;
   return {
@@ -101,15 +101,7 @@ export function mayBeRunning(state: MutableStateSnapshot, activity: PendingActiv
   return activity.startedTime !== null || !awaitingBackoff(state, activity);
 }
 
-/**
- * How long the engine waits, after the cancellation of an unclaimed but dispatched activity attempt
- * is requested, for a worker that may be running it to claim or answer it, before it cancels the
- * activity itself. Workers claim an attempt after 200 ms of running (`CLAIM_DEFER_MS`); this
- * leaves room for the claim's write on a loaded node.
- */
-export const UNCLAIMED_CANCEL_GRACE_MS = 2_000;
-
-/** The deadline of `activity`'s unclaimed cancellation, requested at `now`. */
-export function unclaimedCancelDeadline(activity: PendingActivityInfo, now: number): ActivityCancelDeadline {
-  return { scheduledEventId: activity.scheduledEventId, deadline: now + UNCLAIMED_CANCEL_GRACE_MS };
+/** The deadline of `activity`'s unclaimed cancellation, requested at `now`, after `graceMs` (`HistoryConfig.unclaimedActivityCancelGraceMs`). */
+export function unclaimedCancelDeadline(activity: PendingActivityInfo, now: number, graceMs: number): ActivityCancelDeadline {
+  return { scheduledEventId: activity.scheduledEventId, deadline: now + graceMs };
 }

@@ -55,6 +55,13 @@ export interface HistoryConfig {
   readonly workflowTaskScheduleToStartTimeoutMs: number;
   /** Cap of the growing workflow-task schedule-to-start timeout. */
   readonly maxWorkflowTaskScheduleToStartTimeoutMs: number;
+  /**
+   * How long the engine waits, after the cancellation of a dispatched but unclaimed activity attempt
+   * is requested, for a worker that may be running it to claim or answer it, before it cancels the
+   * activity itself. Workers claim an attempt after 200 ms of running (`CLAIM_DEFER_MS`); this
+   * leaves room for the claim's write on a loaded node. Default 2 s.
+   */
+  readonly unclaimedActivityCancelGraceMs: number;
   /** How many recent signal / cancel request ids a run remembers for deduplication. */
   readonly requestIdWindow: number;
   /** Most events a run buffers while a workflow task is in flight; more signals are refused. */
@@ -98,6 +105,7 @@ export const defaultHistoryConfig: HistoryConfig = Object.freeze({
   maxWorkflowTaskBackoffMs: 60_000,
   workflowTaskScheduleToStartTimeoutMs: 5 * 60_000,
   maxWorkflowTaskScheduleToStartTimeoutMs: 60 * 60_000,
+  unclaimedActivityCancelGraceMs: 2_000,
   requestIdWindow: 200,
   maxBufferedEvents: 1000,
   limits: defaultHistoryLimits,

@@ -26,6 +26,8 @@ export interface ResetStateInput {
   kept: readonly ResetBaseEvent[];
   newRunId: string;
   now: number;
+  /** `HistoryConfig.unclaimedActivityCancelGraceMs`. */
+  unclaimedCancelGraceMs: number;
 }
 
 /** Why the new run cannot be built from the kept events. */
@@ -42,6 +44,11 @@ export function resetRunState(input: ResetStateInput): MutableStateSnapshot | Re
   if (first?.type !== 'WorkflowExecutionStarted') return { code: 'InvalidArgument', message: 'the base history does not begin with WorkflowExecutionStarted' };
   const state = initialState(input, first);
   for (const event of input.kept) foldEvent(state, event, input.now);
+  // An activity still asked to cancel gets a new attempt, dispatched unclaimed: it is cancelled
+  // unless a worker that runs it claims or answers it within the grace.
+  for (const activity of state.pendingActivities) {
+    if (activity.cancelRequested) state.activityCancelDeadlines.push(unclaimedCancelDeadline(activity, input.now, input.unclaimedCancelGraceMs));
+  }
   markInheritedChildren(input.base, state);
   const external = [...state.pendingSignalExternals, ...state.pendingCancelExternals][0];
   if (external) {
@@ -112,10 +119,7 @@ function foldEvent(state: MutableStateSnapshot, event: ResetBaseEvent, now: numb
       return;
     case 'ActivityTaskCancelRequested': {
       const activity = state.pendingActivities.find((p) => p.scheduledEventId === a.scheduledEventId);
-      if (!activity) return;
-      Object.assign(activity, { cancelRequested: true, cancelRequestedEventId: event.eventId });
-      // Its new attempt is dispatched unclaimed: cancelled unless a worker that runs it speaks up.
-      state.activityCancelDeadlines.push(unclaimedCancelDeadline(activity, now));
+      if (activity) Object.assign(activity, { cancelRequested: true, cancelRequestedEventId: event.eventId });
       return;
     }
     case 'ActivityTaskCompleted':

@@ -140,7 +140,7 @@ export function resetWorkflow(ctx: Ctx, body: ResetRequest): void {
   const checked = checkedRequest(ctx, body);
   if (!checked) return;
   const newRunId = resetRunIdOf(current, requestId);
-  const rebuilt = resetRunState({ base: ctx.state, kept: checked.kept, newRunId, now: ctx.now });
+  const rebuilt = resetRunState({ base: ctx.state, kept: checked.kept, newRunId, now: ctx.now, unclaimedCancelGraceMs: ctx.config.unclaimedActivityCancelGraceMs });
   if ('code' in rebuilt) {
     reject(ctx, rebuilt.code, rebuilt.message);
     return;

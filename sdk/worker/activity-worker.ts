@@ -8,6 +8,7 @@ import { NamespaceRegistry } from '../../processors/namespaces/namespace-registr
 import { CancelledFailure } from '../workflow/errors.js';
 import { cancellationHelpers, runInActivityContext, type ActivityContext } from './activity-context.js';
 import { ClaimConfirmer } from './claim-confirmer.js';
+import { RecentCancellations } from './recent-cancellations.js';
 import { CLAIM_DEFER_MS, claimUnlessAnsweredWithin, type DeferredClaim } from './deferred-claim.js';
 import { ActivityDispatchRate } from './dispatch-rate.js';
 import { TaskConsumer, type TaskDelivery } from './task-consumer.js';
@@ -144,7 +145,7 @@ export class ActivityWorker {
     const ref = { scheduledEventId: task.scheduledEventId, attempt: task.attempt, identity: this.options.identity };
     const answered = new AbortController();
     try {
-      const claim = await this.claim(task, run, ref, delivery, AbortSignal.any([taken, answered.signal]));
+      const claim = await this.claim(task, run, ref, delivery, taken, answered.signal);
       if (!claim) return;
       await this.execute(task, run, ref, claim, taken);
     } finally {
@@ -158,15 +159,19 @@ export class ActivityWorker {
    * still has the attempt pending and no other claim holds it (one attempt has one holder); while
    * its shard fails over the claim is sent again until answered. A first delivery runs at once and
    * is claimed only if it is still running after {@link CLAIM_DEFER_MS} (the result implies the
-   * claim), or at its first heartbeat; the write is retried until it lands or the result does. An
-   * attempt with a schedule-to-start timeout is claimed at once: the claim is what stops that clock.
+   * claim), at its first heartbeat, or when its partition is handed back while it runs (so the
+   * next owner's claim of the redelivered task is refused: one attempt, one holder); the write is
+   * retried until it lands or the result does. An attempt with a schedule-to-start timeout is
+   * claimed at once: the claim is what stops that clock.
    */
-  private async claim(task: ActivityTask, run: RunRef, ref: TaskAttemptRef, delivery: TaskDelivery, claiming: AbortSignal): Promise<DeferredClaim | null> {
+  private async claim(task: ActivityTask, run: RunRef, ref: TaskAttemptRef, delivery: TaskDelivery, taken: AbortSignal, answered: AbortSignal): Promise<DeferredClaim | null> {
     const claim = { type: 'ActivityTaskStarted' as const, ...ref };
+    const claiming = AbortSignal.any([taken, answered]);
     const send = () => this.commands.writeUntilDone(run, claim, claiming);
     if (!delivery.mayBeRedelivered) {
-      const deferred = claimUnlessAnsweredWithin(CLAIM_DEFER_MS, claiming, send);
-      if (task.scheduleToStartTimeoutMs !== null) deferred.now();
+      const deferred = claimUnlessAnsweredWithin(CLAIM_DEFER_MS, answered, send);
+      if (task.scheduleToStartTimeoutMs !== null || taken.aborted) deferred.now();
+      else taken.addEventListener('abort', () => deferred.now(), { once: true, signal: answered });
       return deferred;
     }
     // Accepted, this worker holds the attempt: it runs it even if the partition has moved on
@@ -181,6 +186,9 @@ export class ActivityWorker {
     const key = `${task.workflowId}:${task.runId}:${task.scheduledEventId}`;
     const abort = new AbortController();
     this.running.set(key, abort);
+    // Asked to cancel before it started here: it is reported canceled without running.
+    const cancelledBefore = this.recentCancellations.take(key);
+    if (cancelledBefore !== undefined) this.abortCancelled(key, abort, cancelledBefore);
     // Enforce start-to-close locally too, so a stuck attempt frees its slot.
     const limit = task.startToCloseTimeoutMs ?? task.scheduleToCloseTimeoutMs;
     const timer = limit ? setTimeout(() => abort.abort(new LogbookError('ACTIVITY_TIMED_OUT', `start-to-close of ${limit} ms elapsed`)), limit) : undefined;
@@ -190,6 +198,7 @@ export class ActivityWorker {
       this.options.onActivity?.({ activityType: task.activityType, attempt: task.attempt, durationMs: Date.now() - started, scheduleToStartMs: started - task.currentAttemptScheduledTime, outcome });
     let outcome: { ok: true; result: unknown } | { ok: false; error: unknown };
     try {
+      if (abort.signal.aborted) throw abort.signal.reason;
       outcome = { ok: true, result: await this.invoke(task, abort, claim, (details) => (lastDetails = details)) };
     } catch (error) {
       outcome = { ok: false, error };
@@ -214,6 +223,7 @@ export class ActivityWorker {
   }
 
   private readonly cancelled = new Set<string>();
+  private readonly recentCancellations = new RecentCancellations();
 
   /** Reports the result; one that can never be sent (too large, not serialisable) fails the activity for good instead. */
   private async complete(run: RunRef, ref: TaskAttemptRef, task: ActivityTask, result: unknown, taken: AbortSignal): Promise<void> {
@@ -260,7 +270,8 @@ export class ActivityWorker {
         if (now - lastSent < throttleMs) return;
         lastSent = now;
         const payload = details === undefined ? null : converter.toPayload(details);
-        // The claim goes first, so the engine records this worker's claim rather than the heartbeat's.
+        // The claim is sent first, so the engine usually records it rather than the heartbeat as the
+        // claim (a heartbeat landing first claims the attempt too; the claim is then refused, harmlessly).
         claim.now();
         const ref = { scheduledEventId: task.scheduledEventId, attempt: task.attempt, identity: this.options.identity };
         void this.commands.write(run, { type: 'ActivityTaskHeartbeat', ...ref, details: payload }).catch(() => undefined);
@@ -273,10 +284,16 @@ export class ActivityWorker {
     if (!record.value) return;
     const control = await this.connection.serde.decode(activityControlCodec, record.value);
     const key = `${control.workflowId}:${control.runId}:${control.scheduledEventId}`;
+    const reason = control.reason || 'the activity was cancelled';
     const running = this.running.get(key);
-    if (!running) return;
+    if (running) this.abortCancelled(key, running, reason);
+    else this.recentCancellations.remember(key, reason);
+  }
+
+  /** Aborts a running attempt that was asked to cancel, so it is reported canceled. */
+  private abortCancelled(key: string, running: AbortController, reason: string): void {
     this.cancelled.add(key);
     // Temporal's reason: what `cancelled` rejects with and what an activity rethrows.
-    running.abort(new CancelledFailure(control.reason || 'the activity was cancelled'));
+    running.abort(new CancelledFailure(reason));
   }
 }

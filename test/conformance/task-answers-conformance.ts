@@ -88,6 +88,22 @@ export function taskAnswersConformance(backend: 'kafka' | 'embedded'): void {
     assert.deepEqual(attempts, [1, 1, 1], 'no activity attempt was lost to a failed write and retried');
   });
 
+  test('an activity answered within the claim delay sends no claim: its result implies it, and history still records its start', async () => {
+    const queue = uniqueName('no-claims');
+    const written: string[] = [];
+    const observed = withFailingWrites(t.engine.log, async (records) => {
+      written.push(...(await commandTypes(records)));
+      return false;
+    });
+    await workerOn(queue, observed);
+    const id = uniqueName('no-claims');
+    const runId = await t.start('threeSteps', queue, id, ['payload']);
+    assert.equal((await t.result(id, 40_000)).executionStatus, 'Completed');
+    assert.deepEqual([written.filter((type) => type === 'ActivityTaskCompleted').length, written.filter((type) => type === 'ActivityTaskStarted').length], [3, 0], written.join());
+    const attempts = (await t.history(id, runId)).flatMap((e) => (e.attributes.type === 'ActivityTaskStarted' ? [e.attributes.attempt] : []));
+    assert.deepEqual(attempts, [1, 1, 1]);
+  });
+
   test('a workflow task committed past without an answer times out unclaimed and the run completes on its next attempt', async () => {
     const queue = uniqueName('lost-task');
     const { log, catalog } = t.engine.workerConnection();

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { engineHistoryFetcher } from '../../gateway/engine-history-fetcher.js';
 import { UNCLAIMED_CANCEL_IDENTITY } from '../../processors/history/activity-lifecycle.js';
+import { defaultHistoryConfig } from '../../processors/history/config.js';
 import { CommandWriter } from '../../sdk/worker/worker-connection.js';
 import { Worker } from '../../sdk/worker/worker.js';
 import type { ActivityControl } from '../../topics/schemas/activity-control/index.js';
@@ -12,6 +13,8 @@ import { startTestEngine, type TestEngine } from '../support/test-engine.js';
 import { uniqueName, waitFor } from '../support/test-env.js';
 
 const CANCELLATION_WORKFLOWS = fileURLToPath(new URL('../workflows/cancellation.ts', import.meta.url));
+/** Long enough for the test to read the control topic and answer on a loaded machine. */
+const GRACE_MS = 5_000;
 
 /**
  * Cancelling an activity whose attempt was dispatched but not claimed: SDK workers claim an attempt
@@ -22,7 +25,7 @@ export function unclaimedCancelConformance(backend: 'kafka' | 'embedded'): void 
   let t: TestEngine;
   const queue = uniqueName('unclaimed');
   before(async () => {
-    t = await startTestEngine(backend, { workers: false, shards: 2 });
+    t = await startTestEngine(backend, { workers: false, shards: 2, engine: { history: { ...defaultHistoryConfig, unclaimedActivityCancelGraceMs: GRACE_MS } } });
     // Workflows only: the queue's activity tasks are the test's.
     const worker = new Worker(t.engine.workerConnection(), { taskQueue: queue, workflowsPath: CANCELLATION_WORKFLOWS, history: engineHistoryFetcher(t.engine) });
     t.workers.push(worker);
@@ -64,27 +67,31 @@ export function unclaimedCancelConformance(backend: 'kafka' | 'embedded'): void 
   const types = async (workflowId: string, runId: string) => (await t.history(workflowId, runId)).map((e) => e.attributes.type);
 
   test('a worker running an unclaimed activity is told of its cancellation, and a workflow waiting for the cancellation waits for that worker\'s answer', async () => {
+    const writer = new CommandWriter(t.engine.workerConnection());
     const { workflowId, runId, task } = await startAndCancelUnclaimed();
     const waiting = await types(workflowId, runId);
     assert.ok(waiting.includes('ActivityTaskCancelRequested') && !waiting.includes('ActivityTaskCanceled'), `the engine waits for the worker: ${waiting.join()}`);
-    const writer = new CommandWriter(t.engine.workerConnection());
     await writer.write({ namespace: 'default', workflowId, runId }, { type: 'ActivityTaskCanceled', scheduledEventId: task.scheduledEventId, attempt: task.attempt, identity: 'test-worker', details: null });
     const result = await t.result(workflowId);
     assert.equal(result.executionStatus, 'Completed');
     const events = await t.history(workflowId, runId);
     const canceled = events.find((e) => e.attributes.type === 'ActivityTaskCanceled')!.attributes;
     assert.ok(canceled.type === 'ActivityTaskCanceled' && canceled.identity === 'test-worker', 'closed by the worker\'s answer');
-    const order = events.map((e) => e.attributes.type);
-    assert.ok(order.indexOf('ActivityTaskStarted') < order.indexOf('ActivityTaskCanceled') && order.indexOf('ActivityTaskCanceled') < order.indexOf('WorkflowExecutionCompleted'), order.join());
+    const order: string[] = events.map((e) => e.attributes.type);
+    const [started, closed, completed] = ['ActivityTaskStarted', 'ActivityTaskCanceled', 'WorkflowExecutionCompleted'].map((type) => order.indexOf(type));
+    assert.ok(started! >= 0 && started! < closed! && closed! < completed!, `the answer implied the claim, and the run completed after it: ${order.join()}`);
   });
 
   test('an unclaimed activity asked to cancel that no worker claims or answers is cancelled by the engine after its grace', async () => {
     const { workflowId, runId } = await startAndCancelUnclaimed();
-    const result = await t.result(workflowId);
+    const result = await t.result(workflowId, 60_000);
     assert.equal(result.executionStatus, 'Completed');
-    const canceled = (await t.history(workflowId, runId)).find((e) => e.attributes.type === 'ActivityTaskCanceled')!.attributes;
-    assert.ok(canceled.type === 'ActivityTaskCanceled');
-    assert.deepEqual([canceled.identity, canceled.startedEventId], [UNCLAIMED_CANCEL_IDENTITY, null]);
+    const events = await t.history(workflowId, runId);
+    const requested = events.find((e) => e.attributes.type === 'ActivityTaskCancelRequested')!;
+    const canceled = events.find((e) => e.attributes.type === 'ActivityTaskCanceled')!;
+    assert.ok(canceled.attributes.type === 'ActivityTaskCanceled');
+    assert.deepEqual([canceled.attributes.identity, canceled.attributes.startedEventId], [UNCLAIMED_CANCEL_IDENTITY, null]);
+    assert.ok(canceled.eventTime - requested.eventTime >= GRACE_MS, `cancelled ${canceled.eventTime - requested.eventTime} ms after the request, not before the grace of ${GRACE_MS} ms`);
     assert.ok(!(await types(workflowId, runId)).includes('ActivityTaskStarted'), 'nobody claimed it');
   });
 }
