@@ -205,7 +205,8 @@ export class ActivityWorker {
     } finally {
       clearTimeout(timer);
       this.running.delete(key);
-      // The answer written next implies the claim, even if its write takes a while under load.
+      // The answer written next implies the claim, even if its write takes a while under load (a
+      // partition handed back before it is written still sends the claim, see `claim`).
       claim.drop();
     }
     const cancelled = this.cancelled.delete(key) && abort.signal.aborted;

@@ -40,11 +40,16 @@ test('a claim sent early goes out at once and only once; after the answer it is 
   assert.equal(sent, 1, 'nothing after the answer');
 });
 
-test('a dropped claim is never sent, however long the answer takes', async () => {
+test('a dropped delay never sends the claim, however long the answer takes; sending it now still does until the answer is written', async () => {
   let sent = 0;
   const answered = new AbortController();
   claimUnlessAnsweredWithin(20, answered.signal, async () => void sent++).drop();
   await sleep(60);
   answered.abort();
-  assert.equal(sent, 0);
+  assert.equal(sent, 0, 'the delay did not send it');
+  const stuck = new AbortController();
+  const claim = claimUnlessAnsweredWithin(20, stuck.signal, async () => void sent++);
+  claim.drop();
+  claim.now();
+  assert.equal(sent, 1, 'the answer could not be written: the claim goes out');
 });

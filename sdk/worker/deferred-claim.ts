@@ -13,14 +13,18 @@ export const CLAIM_DEFER_MS = 200;
 export interface DeferredClaim {
   /** Sends the claim now if it is neither sent nor made needless by the answer. */
   now(): void;
-  /** The answer is on its way (it implies the claim): a claim not sent yet is not sent at all. */
+  /**
+   * The answer is being written (it implies the claim): the delay no longer sends the claim. Only
+   * {@link now} still can, until `answered` aborts — for when the answer's write cannot finish
+   * (the partition was handed back) and the claim must keep the attempt this worker's.
+   */
   drop(): void;
 }
 
 /**
  * Calls `send` (the claim's write) once `delayMs` have passed, unless `answered` aborts first or
- * the caller sends it earlier with {@link DeferredClaim.now} or drops it. Sends at most once; a
- * claim already sent is not stopped by either (its write retries until `answered` aborts).
+ * the caller sends it earlier with {@link DeferredClaim.now} or drops the delay. Sends at most once;
+ * a claim already sent is not stopped (its write retries until `answered` aborts).
  */
 export function claimUnlessAnsweredWithin(delayMs: number, answered: AbortSignal, send: () => Promise<unknown>): DeferredClaim {
   let pending = !answered.aborted;
@@ -37,5 +41,5 @@ export function claimUnlessAnsweredWithin(delayMs: number, answered: AbortSignal
   };
   const timer = pending ? setTimeout(fire, delayMs) : undefined;
   if (pending) answered.addEventListener('abort', cancel, { once: true });
-  return { now: fire, drop: cancel };
+  return { now: fire, drop: () => clearTimeout(timer) };
 }
