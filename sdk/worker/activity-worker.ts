@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { LogbookError } from '../../topics/errors.js';
 import type { LogRecord } from '../../topics/log/log.js';
 import { activityControlCodec, activityTaskCodec } from '../../topics/serde/index.js';
@@ -16,7 +17,7 @@ import { TaskHandedBackError } from './task-handed-back-error.js';
 import { isTooLarge, tooLargeFailure } from './oversized-output.js';
 import { isPermanentWriteError } from './write-retry.js';
 import { CommandWriter, toFailure, type RunRef, type WorkerConnection } from './worker-connection.js';
-import type { TaskAttemptRef } from '../../topics/schemas/command/index.js';
+import type { CommandBody, TaskAttemptRef } from '../../topics/schemas/command/index.js';
 
 /** An activity implementation: any async function of JSON-serialisable arguments. */
 export type ActivityFunction = (...args: never[]) => Promise<unknown>;
@@ -50,7 +51,10 @@ export interface ActivityEvent {
 }
 
 /** The claim of an attempt the engine already accepted: nothing more to send. */
-const CLAIMED: DeferredClaim = { now: () => undefined, drop: () => undefined };
+const CLAIMED: DeferredClaim = { now: () => undefined, drop: () => undefined, take: () => false };
+
+/** How long a worker whose partition was handed back waits for the engine to confirm the claim of an attempt it runs unclaimed. */
+const HAND_BACK_CONFIRM_MS = 10_000;
 
 /**
  * Runs activity tasks of one task queue. Each attempt runs without waiting for its claim, which
@@ -159,19 +163,25 @@ export class ActivityWorker {
    * still has the attempt pending and no other claim holds it (one attempt has one holder); while
    * its shard fails over the claim is sent again until answered. A first delivery runs at once and
    * is claimed only if it is still running after {@link CLAIM_DEFER_MS} (the result implies the
-   * claim), at its first heartbeat, or when its partition is handed back while it runs (so the
-   * next owner's claim of the redelivered task is refused: one attempt, one holder); the write is
-   * retried until it lands or the result does. An attempt with a schedule-to-start timeout is
-   * claimed at once: the claim is what stops that clock.
+   * claim) or at its first heartbeat; the write is retried until it lands or the result does. An
+   * attempt with a schedule-to-start timeout is claimed at once: the claim is what stops that clock.
+   * When the partition is handed back while the attempt runs unclaimed, its claim is sent and
+   * confirmed (the redelivered task's next owner claims it too, and one attempt has one holder):
+   * refused, the attempt here is stopped and reported superseded, nothing answered.
    */
   private async claim(task: ActivityTask, run: RunRef, ref: TaskAttemptRef, delivery: TaskDelivery, taken: AbortSignal, answered: AbortSignal): Promise<DeferredClaim | null> {
     const claim = { type: 'ActivityTaskStarted' as const, ...ref };
     const claiming = AbortSignal.any([taken, answered]);
     const send = () => this.commands.writeUntilDone(run, claim, claiming);
+    if (taken.aborted) throw new TaskHandedBackError(`activity ${task.activityId} was not started before its partition was handed back`);
     if (!delivery.mayBeRedelivered) {
       const deferred = claimUnlessAnsweredWithin(CLAIM_DEFER_MS, answered, send);
-      if (task.scheduleToStartTimeoutMs !== null || taken.aborted) deferred.now();
-      else taken.addEventListener('abort', () => deferred.now(), { once: true, signal: answered });
+      if (task.scheduleToStartTimeoutMs !== null) deferred.now();
+      else {
+        // One listener per running task on the partition's signal: no leak, but many at once.
+        setMaxListeners(0, taken);
+        taken.addEventListener('abort', () => this.confirmHandedBack(task, run, claim, deferred), { once: true, signal: answered });
+      }
       return deferred;
     }
     // Accepted, this worker holds the attempt: it runs it even if the partition has moved on
@@ -181,9 +191,28 @@ export class ActivityWorker {
     return null;
   }
 
+  /**
+   * The partition of an attempt running unclaimed was handed back: claims it for good, or stops it.
+   * Its answer waits for this (see {@link execute}), so a refused attempt is never answered.
+   */
+  private confirmHandedBack(task: ActivityTask, run: RunRef, claim: CommandBody, deferred: DeferredClaim): void {
+    if (!deferred.take()) return;
+    const key = attemptKey(task);
+    const confirming = this.claims.confirm(run, claim, AbortSignal.timeout(HAND_BACK_CONFIRM_MS)).then(
+      (answer) => {
+        // Unanswered (below), the claim may have landed: the attempt goes on, as one claimed at once would.
+        if (answer !== 'refused') return;
+        this.superseded.add(key);
+        this.running.get(key)?.abort(new LogbookError('ACTIVITY_SUPERSEDED', "the task's partition was handed back and its next owner holds the attempt"));
+      },
+      () => undefined,
+    );
+    this.handBacks.set(key, confirming);
+  }
+
   /** Runs the claimed attempt and writes its outcome (completed, failed or canceled). */
   private async execute(task: ActivityTask, run: RunRef, ref: TaskAttemptRef, claim: DeferredClaim, taken: AbortSignal): Promise<void> {
-    const key = `${task.workflowId}:${task.runId}:${task.scheduledEventId}`;
+    const key = attemptKey(task);
     const abort = new AbortController();
     this.running.set(key, abort);
     // Asked to cancel before it started here: it is reported canceled without running.
@@ -205,11 +234,14 @@ export class ActivityWorker {
     } finally {
       clearTimeout(timer);
       this.running.delete(key);
-      // The answer written next implies the claim, even if its write takes a while under load (a
-      // partition handed back before it is written still sends the claim, see `claim`).
+      // The answer written next implies the claim, even if its write takes a while under load.
       claim.drop();
     }
+    await this.handBacks.get(key);
+    this.handBacks.delete(key);
     const cancelled = this.cancelled.delete(key) && abort.signal.aborted;
+    // Another worker holds the attempt now: it answers, this one does not.
+    if (this.superseded.delete(key)) return report('superseded');
     if (outcome.ok) {
       await this.complete(run, ref, task, outcome.result, taken);
       return report('completed');
@@ -225,6 +257,10 @@ export class ActivityWorker {
 
   private readonly cancelled = new Set<string>();
   private readonly recentCancellations = new RecentCancellations();
+  /** Attempts whose hand-back claim the engine refused: stopped, never answered. */
+  private readonly superseded = new Set<string>();
+  /** Hand-back claims being confirmed, by attempt key: the attempt's answer waits for them. */
+  private readonly handBacks = new Map<string, Promise<void>>();
 
   /** Reports the result; one that can never be sent (too large, not serialisable) fails the activity for good instead. */
   private async complete(run: RunRef, ref: TaskAttemptRef, task: ActivityTask, result: unknown, taken: AbortSignal): Promise<void> {
@@ -284,7 +320,7 @@ export class ActivityWorker {
   private async cancel(record: LogRecord): Promise<void> {
     if (!record.value) return;
     const control = await this.connection.serde.decode(activityControlCodec, record.value);
-    const key = `${control.workflowId}:${control.runId}:${control.scheduledEventId}`;
+    const key = attemptKey(control);
     const reason = control.reason || 'the activity was cancelled';
     const running = this.running.get(key);
     if (running) this.abortCancelled(key, running, reason);
@@ -297,4 +333,9 @@ export class ActivityWorker {
     // Temporal's reason: what `cancelled` rejects with and what an activity rethrows.
     running.abort(new CancelledFailure(reason));
   }
+}
+
+/** The key of an activity's running attempt (control records name the run and scheduled event). */
+function attemptKey(task: Pick<ActivityTask, 'workflowId' | 'runId' | 'scheduledEventId'>): string {
+  return `${task.workflowId}:${task.runId}:${task.scheduledEventId}`;
 }

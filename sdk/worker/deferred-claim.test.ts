@@ -40,16 +40,27 @@ test('a claim sent early goes out at once and only once; after the answer it is 
   assert.equal(sent, 1, 'nothing after the answer');
 });
 
-test('a dropped delay never sends the claim, however long the answer takes; sending it now still does until the answer is written', async () => {
+test('a dropped claim is never sent, whether by the delay, at once or taken over', async () => {
   let sent = 0;
   const answered = new AbortController();
-  claimUnlessAnsweredWithin(20, answered.signal, async () => void sent++).drop();
-  await sleep(60);
-  answered.abort();
-  assert.equal(sent, 0, 'the delay did not send it');
-  const stuck = new AbortController();
-  const claim = claimUnlessAnsweredWithin(20, stuck.signal, async () => void sent++);
+  const claim = claimUnlessAnsweredWithin(20, answered.signal, async () => void sent++);
   claim.drop();
   claim.now();
-  assert.equal(sent, 1, 'the answer could not be written: the claim goes out');
+  assert.equal(claim.take(), false, 'nothing to take over');
+  await sleep(60);
+  assert.equal(sent, 0);
+});
+
+test('a claim taken over is not sent by the delay, and only a pending one can be taken over', async () => {
+  let sent = 0;
+  const answered = new AbortController();
+  const claim = claimUnlessAnsweredWithin(20, answered.signal, async () => void sent++);
+  assert.equal(claim.take(), true);
+  assert.equal(claim.take(), false, 'taken once');
+  await sleep(60);
+  assert.equal(sent, 0, 'the caller sends it its own way');
+  const sentAlready = claimUnlessAnsweredWithin(20, answered.signal, async () => void sent++);
+  sentAlready.now();
+  assert.equal(sentAlready.take(), false);
+  assert.equal(sent, 1);
 });

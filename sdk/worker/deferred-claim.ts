@@ -13,18 +13,19 @@ export const CLAIM_DEFER_MS = 200;
 export interface DeferredClaim {
   /** Sends the claim now if it is neither sent nor made needless by the answer. */
   now(): void;
-  /**
-   * The answer is being written (it implies the claim): the delay no longer sends the claim. Only
-   * {@link now} still can, until `answered` aborts — for when the answer's write cannot finish
-   * (the partition was handed back) and the claim must keep the attempt this worker's.
-   */
+  /** The answer is being written (it implies the claim): a claim not sent yet is not sent at all. */
   drop(): void;
+  /**
+   * Takes the claim over from the delay: true when it was neither sent nor made needless by the
+   * answer (the caller sends it its own way now), false otherwise. The delay sends nothing after.
+   */
+  take(): boolean;
 }
 
 /**
- * Calls `send` (the claim's write) once `delayMs` have passed, unless `answered` aborts first or
- * the caller sends it earlier with {@link DeferredClaim.now} or drops the delay. Sends at most once;
- * a claim already sent is not stopped (its write retries until `answered` aborts).
+ * Calls `send` (the claim's write) once `delayMs` have passed, unless `answered` aborts first, or
+ * the caller sends it earlier ({@link DeferredClaim.now}), takes it over or drops it. Sends at most
+ * once; a claim already sent is not stopped (its write retries until `answered` aborts).
  */
 export function claimUnlessAnsweredWithin(delayMs: number, answered: AbortSignal, send: () => Promise<unknown>): DeferredClaim {
   let pending = !answered.aborted;
@@ -41,5 +42,11 @@ export function claimUnlessAnsweredWithin(delayMs: number, answered: AbortSignal
   };
   const timer = pending ? setTimeout(fire, delayMs) : undefined;
   if (pending) answered.addEventListener('abort', cancel, { once: true });
-  return { now: fire, drop: () => clearTimeout(timer) };
+  const take = () => {
+    if (!pending) return false;
+    cancel();
+    answered.removeEventListener('abort', cancel);
+    return true;
+  };
+  return { now: fire, drop: cancel, take };
 }

@@ -66,7 +66,7 @@ export function unclaimedCancelConformance(backend: 'kafka' | 'embedded'): void 
 
   const types = async (workflowId: string, runId: string) => (await t.history(workflowId, runId)).map((e) => e.attributes.type);
 
-  test('a worker running an unclaimed activity is told of its cancellation, and a workflow waiting for the cancellation waits for that worker\'s answer', async () => {
+  test('a worker holding an unclaimed activity task is told of its cancellation on the control topic, and a workflow waiting for the cancellation waits for that worker\'s answer', async () => {
     const writer = new CommandWriter(t.engine.workerConnection());
     const { workflowId, runId, task } = await startAndCancelUnclaimed();
     const waiting = await types(workflowId, runId);
