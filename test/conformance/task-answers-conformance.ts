@@ -104,6 +104,46 @@ export function taskAnswersConformance(backend: 'kafka' | 'embedded'): void {
     assert.deepEqual(attempts, [1, 1, 1]);
   });
 
+  test('an activity whose partition is handed back while it runs unclaimed sends its claim and waits for the engine to accept it, then answers: one attempt, one holder', async () => {
+    const queue = uniqueName('hand-back');
+    const { catalog, serde } = t.engine.workerConnection();
+    const claims: Array<{ identity: string; confirmed: boolean }> = [];
+    const observed = withFailingWrites(t.engine.log, async (records) => {
+      for (const r of records.filter((x) => x.topic === catalog.commands && x.value)) {
+        const command = await serde.decode(commandCodec, r.value!);
+        if (command.body.type === 'ActivityTaskStarted') claims.push({ identity: command.body.identity, confirmed: command.replyTo !== null });
+      }
+      return false;
+    });
+    let runs = 0;
+    const leaving: { worker?: Worker } = {};
+    // The first step hands its own partition back (its worker stops) and runs on past the claim delay.
+    const handingBack = {
+      step: async (payload: string) => {
+        if (++runs === 1) void leaving.worker!.stop(10_000);
+        await new Promise((resolve) => setTimeout(resolve, 2 * CLAIM_DEFER_MS));
+        return payload;
+      },
+    };
+    const connection: WorkerConnection = { ...t.engine.workerConnection(), log: observed };
+    const history = engineHistoryFetcher(t.engine);
+    leaving.worker = new Worker(connection, { taskQueue: queue, identity: 'leaving', workflowsPath: BENCH_WORKFLOWS, activities: handingBack, history });
+    workers.push(leaving.worker);
+    await leaving.worker.start();
+    const id = uniqueName('hand-back');
+    const runId = await t.start('threeSteps', queue, id, ['payload']);
+    await waitFor('the first step to start', async () => runs > 0, 30_000);
+    // The rest of the run is another worker's.
+    const staying = new Worker(connection, { taskQueue: queue, identity: 'staying', workflowsPath: BENCH_WORKFLOWS, activities: handingBack, history });
+    workers.push(staying);
+    await staying.start();
+    assert.equal((await t.result(id, 60_000)).executionStatus, 'Completed');
+    assert.deepEqual(claims.filter((c) => c.identity === 'leaving'), [{ identity: 'leaving', confirmed: true }], 'the handed-back attempt was claimed once, with a confirmation');
+    const started = (await t.history(id, runId)).flatMap((e) => (e.attributes.type === 'ActivityTaskStarted' ? [[e.attributes.identity, e.attributes.attempt]] : []));
+    assert.deepEqual(started[0], ['leaving', 1], 'the leaving worker held the first attempt');
+    assert.equal(runs, 3, 'each step ran once');
+  });
+
   test('a workflow task committed past without an answer times out unclaimed and the run completes on its next attempt', async () => {
     const queue = uniqueName('lost-task');
     const { log, catalog } = t.engine.workerConnection();
