@@ -46,14 +46,17 @@ export interface ActivityEvent {
   readonly durationMs: number;
   /** From the attempt being scheduled to this worker starting it. */
   readonly scheduleToStartMs: number;
-  /** `superseded`: a redelivered task whose attempt had already ended or is held by another claim; it was not run. */
+  /**
+   * `superseded`: another claim holds the attempt, or it had already ended — a redelivered task
+   * (not run), or one whose partition was handed back while it ran unclaimed (stopped, not answered).
+   */
   readonly outcome: 'completed' | 'failed' | 'canceled' | 'superseded';
 }
 
 /** The claim of an attempt the engine already accepted: nothing more to send. */
 const CLAIMED: DeferredClaim = { now: () => undefined, drop: () => undefined, take: () => false };
 
-/** How long a worker whose partition was handed back waits for the engine to confirm the claim of an attempt it runs unclaimed. */
+/** About how long a worker whose partition was handed back waits for the engine to confirm the claim of an attempt it runs unclaimed. */
 const HAND_BACK_CONFIRM_MS = 10_000;
 
 /**
@@ -198,15 +201,16 @@ export class ActivityWorker {
   private confirmHandedBack(task: ActivityTask, run: RunRef, claim: CommandBody, deferred: DeferredClaim): void {
     if (!deferred.take()) return;
     const key = attemptKey(task);
-    const confirming = this.claims.confirm(run, claim, AbortSignal.timeout(HAND_BACK_CONFIRM_MS)).then(
-      (answer) => {
-        // Unanswered (below), the claim may have landed: the attempt goes on, as one claimed at once would.
+    const confirming = this.claims
+      .confirm(run, claim, AbortSignal.timeout(HAND_BACK_CONFIRM_MS))
+      .then((answer) => {
         if (answer !== 'refused') return;
         this.superseded.add(key);
         this.running.get(key)?.abort(new LogbookError('ACTIVITY_SUPERSEDED', "the task's partition was handed back and its next owner holds the attempt"));
-      },
-      () => undefined,
-    );
+      })
+      // Unanswered, the claim may have landed: the attempt goes on, as one claimed at once would.
+      .catch(() => undefined)
+      .finally(() => this.handBacks.delete(key));
     this.handBacks.set(key, confirming);
   }
 
@@ -238,7 +242,6 @@ export class ActivityWorker {
       claim.drop();
     }
     await this.handBacks.get(key);
-    this.handBacks.delete(key);
     const cancelled = this.cancelled.delete(key) && abort.signal.aborted;
     // Another worker holds the attempt now: it answers, this one does not.
     if (this.superseded.delete(key)) return report('superseded');
@@ -303,6 +306,9 @@ export class ActivityWorker {
       ...cancellationHelpers(abort.signal),
       heartbeat: (details) => {
         onDetails(details);
+        // While a hand-back claim waits for its answer, a heartbeat would claim the attempt under
+        // another request id and get that claim refused: the details go with the next one.
+        if (this.handBacks.has(attemptKey(task))) return;
         const now = Date.now();
         if (now - lastSent < throttleMs) return;
         lastSent = now;
