@@ -37,6 +37,8 @@ export interface ActivityWorkerOptions {
   readonly onLag?: (topic: string, partition: number, lag: number) => void;
   /** Most activities this worker starts per second (Temporal's `maxActivitiesPerSecond`); default unlimited. */
   readonly maxActivitiesPerSecond?: number;
+  /** How long a first delivery runs before it is claimed, ms; default {@link CLAIM_DEFER_MS}, 0: at once. */
+  readonly claimDelayMs?: number;
 }
 
 /** What an activity attempt did, for metrics. */
@@ -84,6 +86,8 @@ export class ActivityWorker {
   ) {
     const perSecond = options.maxActivitiesPerSecond;
     if (perSecond !== undefined && !(perSecond > 0)) throw new TypeError(`maxActivitiesPerSecond must be a positive number, got ${perSecond}`);
+    const delay = options.claimDelayMs;
+    if (delay !== undefined && !(Number.isFinite(delay) && delay >= 0)) throw new TypeError(`activityClaimDelayMs must be a number of milliseconds ≥ 0, got ${delay}`);
     this.commands = new CommandWriter(connection);
     this.claims = new ClaimConfirmer(connection, this.commands);
   }
@@ -165,7 +169,7 @@ export class ActivityWorker {
    * that may be a redelivery after a crash or rebalance is claimed first and run only if the engine
    * still has the attempt pending and no other claim holds it (one attempt has one holder); while
    * its shard fails over the claim is sent again until answered. A first delivery runs at once and
-   * is claimed only if it is still running after {@link CLAIM_DEFER_MS} (the result implies the
+   * is claimed only if it is still running after the claim delay (the result implies the
    * claim) or at its first heartbeat; the write is retried until it lands or the result does. An
    * attempt with a schedule-to-start timeout is claimed at once: the claim is what stops that clock.
    * When the partition is handed back while the attempt runs unclaimed, its claim is sent and
@@ -178,8 +182,9 @@ export class ActivityWorker {
     const send = () => this.commands.writeUntilDone(run, claim, claiming);
     if (taken.aborted) throw new TaskHandedBackError(`activity ${task.activityId} was not started before its partition was handed back`);
     if (!delivery.mayBeRedelivered) {
-      const deferred = claimUnlessAnsweredWithin(CLAIM_DEFER_MS, answered, send);
-      if (task.scheduleToStartTimeoutMs !== null) deferred.now();
+      const delayMs = this.options.claimDelayMs ?? CLAIM_DEFER_MS;
+      const deferred = claimUnlessAnsweredWithin(delayMs, answered, send);
+      if (task.scheduleToStartTimeoutMs !== null || delayMs === 0) deferred.now();
       else {
         // One listener per running task on the partition's signal: no leak, but many at once.
         setMaxListeners(0, taken);

@@ -25,6 +25,12 @@ export interface WorkerOptions {
    */
   readonly maxActivitiesPerSecond?: number;
   readonly maxConcurrentWorkflowTasks?: number;
+  /**
+   * How long an activity attempt runs before its worker claims it, ms (the engine arms the
+   * start-to-close and heartbeat timeouts from the claim; a result sent sooner implies it, and a
+   * heartbeat claims at once); default 200, 0 claims every attempt at once.
+   */
+  readonly activityClaimDelayMs?: number;
   readonly maxCachedWorkflows?: number;
   readonly onWorkflowTask?: (event: { cacheHit: boolean; replayMs: number; result: string }) => void;
   readonly onActivity?: (event: ActivityEvent) => void;
@@ -78,6 +84,7 @@ export class Worker {
         identity,
         ...(options.maxConcurrentActivities ? { maxConcurrentActivities: options.maxConcurrentActivities } : {}),
         ...(options.maxActivitiesPerSecond === undefined ? {} : { maxActivitiesPerSecond: options.maxActivitiesPerSecond }),
+        ...(options.activityClaimDelayMs === undefined ? {} : { claimDelayMs: options.activityClaimDelayMs }),
         ...(options.onActivity ? { onActivity: options.onActivity } : {}),
         ...(options.onLag ? { onLag: options.onLag } : {}),
       });

@@ -3,10 +3,12 @@ import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { engineHistoryFetcher } from '../../gateway/engine-history-fetcher.js';
 import { defaultHistoryConfig, type HistoryConfig } from '../../processors/history/index.js';
+import { Context } from '../../sdk/worker/activity-context.js';
+import { ClaimConfirmer } from '../../sdk/worker/claim-confirmer.js';
 import { CLAIM_DEFER_MS } from '../../sdk/worker/deferred-claim.js';
 import { TaskConsumer } from '../../sdk/worker/task-consumer.js';
 import { Worker } from '../../sdk/worker/worker.js';
-import type { WorkerConnection } from '../../sdk/worker/worker-connection.js';
+import { CommandWriter, type WorkerConnection } from '../../sdk/worker/worker-connection.js';
 import type { Log, OutgoingRecord } from '../../topics/log/log.js';
 import type { HistoryEvent } from '../../topics/schemas/history-event/index.js';
 import { commandCodec } from '../../topics/serde/index.js';
@@ -142,6 +144,64 @@ export function taskAnswersConformance(backend: 'kafka' | 'embedded'): void {
     const started = (await t.history(id, runId)).flatMap((e) => (e.attributes.type === 'ActivityTaskStarted' ? [[e.attributes.identity, e.attributes.attempt]] : []));
     assert.deepEqual(started[0], ['leaving', 1], 'the leaving worker held the first attempt');
     assert.equal(runs, 3, 'each step ran once');
+  });
+
+  test('an activity whose partition is handed back while it runs unclaimed, and whose attempt another worker claimed meanwhile, is stopped and never answered', async () => {
+    const queue = uniqueName('superseded');
+    const { catalog, serde } = t.engine.workerConnection();
+    const written: Array<{ type: string; identity: string; confirmed: boolean }> = [];
+    const observed = withFailingWrites(t.engine.log, async (records) => {
+      for (const r of records.filter((x) => x.topic === catalog.commands && x.value)) {
+        const { body, replyTo } = await serde.decode(commandCodec, r.value!);
+        if (body.type.startsWith('ActivityTask')) written.push({ type: body.type, identity: 'identity' in body ? body.identity : '', confirmed: replyTo !== null });
+      }
+      return false;
+    });
+    let started: (() => void) | undefined;
+    const firstStarted = new Promise<void>((resolve) => (started = resolve));
+    let abortedWith: unknown;
+    const outcomes: string[] = [];
+    const stoppable = {
+      step: async (_payload: string) => {
+        const signal = Context.current().cancellationSignal;
+        started!();
+        await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
+        abortedWith = signal.reason;
+        throw signal.reason;
+      },
+    };
+    const history = engineHistoryFetcher(t.engine);
+    // A claim delay far beyond the test's steps: the attempt stays unclaimed until it is handed back.
+    const leaving = new Worker({ ...t.engine.workerConnection(), log: observed }, {
+      taskQueue: queue, identity: 'leaving', workflowsPath: BENCH_WORKFLOWS, activities: stoppable, history, activityClaimDelayMs: 60_000,
+      onActivity: (event) => outcomes.push(event.outcome),
+    });
+    workers.push(leaving);
+    await leaving.start();
+    const id = uniqueName('superseded');
+    const runId = await t.start('threeSteps', queue, id, ['payload']);
+    await firstStarted;
+    const scheduled = (await t.history(id, runId)).find((e) => e.attributes.type === 'ActivityTaskScheduled')!;
+    const run = { namespace: 'default', workflowId: id, runId };
+    const ref = { scheduledEventId: scheduled.eventId, attempt: 1 };
+    // Another worker holds the attempt now (as the next owner of a redelivered task would).
+    const connection = t.engine.workerConnection();
+    const writer = new CommandWriter(connection);
+    const confirmer = new ClaimConfirmer(connection, writer);
+    assert.equal(await confirmer.confirm(run, { type: 'ActivityTaskStarted', ...ref, identity: 'other' }, AbortSignal.timeout(20_000)), 'accepted');
+    await confirmer.stop();
+    await leaving.stop(10_000);
+    assert.equal((abortedWith as { code?: string } | undefined)?.code, 'ACTIVITY_SUPERSEDED', 'the attempt was stopped');
+    assert.deepEqual(outcomes, ['superseded']);
+    assert.deepEqual(written, [{ type: 'ActivityTaskStarted', identity: 'leaving', confirmed: true }], 'the leaving worker only asked for the attempt; it never answered it');
+    // The holder answers; the rest of the run is another worker's.
+    await writer.write(run, { type: 'ActivityTaskCompleted', ...ref, identity: 'other', result: t.engine.dataConverter.toPayload('payload') });
+    const staying = new Worker(t.engine.workerConnection(), { taskQueue: queue, identity: 'staying', workflowsPath: BENCH_WORKFLOWS, activities, history });
+    workers.push(staying);
+    await staying.start();
+    assert.equal((await t.result(id, 60_000)).executionStatus, 'Completed');
+    const first = (await t.history(id, runId)).find((e) => e.attributes.type === 'ActivityTaskStarted')!.attributes;
+    assert.ok(first.type === 'ActivityTaskStarted' && first.identity === 'other', 'the other worker held the first attempt');
   });
 
   test('a workflow task committed past without an answer times out unclaimed and the run completes on its next attempt', async () => {
