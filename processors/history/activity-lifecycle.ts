@@ -10,7 +10,7 @@ import type { HistoryEventAttributes, HistoryEventAttributesOf } from '../../top
 import type { PendingActivityInfo } from '../../topics/schemas/mutable-state-snapshot/index.js';
 import { appendEvent, type Ctx } from './context.js';
 import { deliver } from './delivery.js';
-import { cancelActivityIntentOf, findActivity, mayBeRunning, unclaimedCancelDeadline } from './activity-tasks.js';
+import { cancelActivityIntentOf, dropCancelDeadline, findActivity, mayBeRunning, unclaimedCancelDeadline } from './activity-tasks.js';
 import { decideRetry, normalizeRetryPolicy } from './retry-policy.js';
 
 /** An activity's closing event; `startedEventId` is 0 (the Started written with it) or null (never claimed). */
@@ -22,15 +22,14 @@ export function claimActivity(ctx: Ctx, activity: PendingActivityInfo, identity:
   activity.startedIdentity = identity;
   activity.startedRequestId = requestId;
   // A worker speaks for the attempt: an unclaimed cancellation's grace is over.
-  const deadlines = ctx.state.activityCancelDeadlines;
-  if (deadlines.length > 0) ctx.state.activityCancelDeadlines = deadlines.filter((d) => d.scheduledEventId !== activity.scheduledEventId);
+  dropCancelDeadline(ctx.state, activity.scheduledEventId);
 }
 
 function forget(ctx: Ctx, activity: PendingActivityInfo): void {
   const state = ctx.state;
   state.pendingActivities = state.pendingActivities.filter((a) => a.scheduledEventId !== activity.scheduledEventId);
   state.activitiesAwaitingBackoff = state.activitiesAwaitingBackoff.filter((id) => id !== activity.scheduledEventId);
-  if (state.activityCancelDeadlines.length > 0) state.activityCancelDeadlines = state.activityCancelDeadlines.filter((d) => d.scheduledEventId !== activity.scheduledEventId);
+  dropCancelDeadline(state, activity.scheduledEventId);
 }
 
 /** Closes the activity: (Started +) `closing(startedEventId)`, delivered to the workflow. */

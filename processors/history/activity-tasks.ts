@@ -105,3 +105,9 @@ export function mayBeRunning(state: MutableStateSnapshot, activity: PendingActiv
 export function unclaimedCancelDeadline(activity: PendingActivityInfo, now: number, graceMs: number): ActivityCancelDeadline {
   return { scheduledEventId: activity.scheduledEventId, deadline: now + graceMs };
 }
+
+/** Forgets the unclaimed-cancel deadline of activity `scheduledEventId`, if it has one. */
+export function dropCancelDeadline(state: MutableStateSnapshot, scheduledEventId: number): void {
+  if (state.activityCancelDeadlines.length === 0) return;
+  state.activityCancelDeadlines = state.activityCancelDeadlines.filter((d) => d.scheduledEventId !== scheduledEventId);
+}

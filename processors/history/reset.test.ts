@@ -5,6 +5,7 @@ import type { ParentClosePolicy } from '../../topics/schemas/common/v1-enums.js'
 import type { UpdateRequest } from '../../topics/schemas/common/v1-records.js';
 import { childRunIdOf, resetRunIdOf } from './deterministic-seed.js';
 import { isReappliedChildOutcome } from './reset-children.js';
+import { defaultHistoryConfig } from './config.js';
 import { resetPointOf } from './reset-point.js';
 import { HistoryDriver, json, scheduleActivity, T0, type BodyOf } from './test-kit.js';
 
@@ -358,5 +359,26 @@ describe('reset of a run with updates', () => {
     const told = reset.replies.find((r) => r.requestId === 'r-late');
     assert.deepEqual([told?.kind, told?.failure?.code], ['Error', 'WorkflowClosed']);
     assert.deepEqual(d.state!.pendingUpdates.map((u) => u.request.updateId).sort(), ['done', 'open', 'open']);
+  });
+});
+
+describe('reset of activities asked to cancel', () => {
+  it('gives an activity still asked to cancel at the reset point a new unclaimed attempt under the cancel grace, and none to one that closed before it', () => {
+    const d = new HistoryDriver();
+    d.start();
+    d.completeWorkflowTask([scheduleActivity('a1'), scheduleActivity('a2')]);
+    d.send('ActivityTaskStarted', { scheduledEventId: 5, attempt: 1, identity: 'aw' });
+    d.send('ActivityTaskStarted', { scheduledEventId: 6, attempt: 1, identity: 'aw' });
+    signal(d, 'stop');
+    d.completeWorkflowTask([{ type: 'RequestCancelActivityTask', scheduledEventId: 5 }, { type: 'RequestCancelActivityTask', scheduledEventId: 6 }]);
+    d.send('ActivityTaskCanceled', { scheduledEventId: 5, attempt: 1, identity: 'aw', details: null });
+    d.completeWorkflowTask([]);
+    const point = d.events.filter((e) => e.attributes.type === 'WorkflowTaskCompleted').at(-1)!.eventId;
+    d.now += 5000;
+    d.send('ResetWorkflowExecution', resetBody(d, point), { requestId: 'reset-1' });
+    const state = d.state!;
+    assert.equal(state.executionInfo.runId, resetRunIdOf('run-1', 'reset-1'));
+    assert.deepEqual(state.pendingActivities.map((a) => [a.scheduledEventId, a.cancelRequested, a.startedTime]), [[6, true, null]]);
+    assert.deepEqual(state.activityCancelDeadlines, [{ scheduledEventId: 6, deadline: d.now + defaultHistoryConfig.unclaimedActivityCancelGraceMs }]);
   });
 });

@@ -65,10 +65,11 @@ const HAND_BACK_CONFIRM_MS = 10_000;
  * Runs activity tasks of one task queue. Each attempt runs without waiting for its claim, which
  * is sent only if the attempt outlasts the claim delay (the engine arms start-to-close and
  * heartbeat timeouts from the claim, and takes a result as the claim) — except a task that may be
- * a redelivery after a crash or rebalance, whose claim must be accepted first (see ClaimConfirmer) — runs with
- * its context (idempotency key, heartbeat details of the previous attempt, an AbortSignal), and
- * reports its result. Claims and results are retried until written while the task's partition is
- * this worker's; a task left unanswered is handed back, not committed past. Cancellations arrive
+ * a redelivery after a crash or rebalance, whose claim must be accepted first (see
+ * ClaimConfirmer). Each runs with its context (idempotency key, heartbeat details of the previous
+ * attempt, an AbortSignal) and reports its result. Claims and results are retried until written
+ * while the task's partition is this worker's; a task left unanswered is handed back, not
+ * committed past. Cancellations arrive
  * on the queue's control topic, which every worker reads.
  */
 export class ActivityWorker {
@@ -177,10 +178,10 @@ export class ActivityWorker {
    * refused, the attempt here is stopped and reported superseded, nothing answered.
    */
   private async claim(task: ActivityTask, run: RunRef, ref: TaskAttemptRef, delivery: TaskDelivery, taken: AbortSignal, answered: AbortSignal): Promise<DeferredClaim | null> {
+    if (taken.aborted) throw new TaskHandedBackError(`activity ${task.activityId} was not started before its partition was handed back`);
     const claim = { type: 'ActivityTaskStarted' as const, ...ref };
     const claiming = AbortSignal.any([taken, answered]);
     const send = () => this.commands.writeUntilDone(run, claim, claiming);
-    if (taken.aborted) throw new TaskHandedBackError(`activity ${task.activityId} was not started before its partition was handed back`);
     if (!delivery.mayBeRedelivered) {
       const delayMs = this.options.claimDelayMs ?? CLAIM_DEFER_MS;
       const deferred = claimUnlessAnsweredWithin(delayMs, answered, send);
