@@ -36,13 +36,19 @@ export interface ChangelogBinding {
   readonly storeKey?: (recordKey: string) => string;
   /**
    * Secondary keys derived from a value (for example timer-index entries of a state snapshot).
-   * They are replaced whenever the primary key is written, so they never go stale.
+   * They are replaced whenever the primary key is written, so they never go stale. A derived
+   * entry's value must follow from its key: an entry derived again is kept as it is, not
+   * rewritten (a rewrite leaves the old version behind in LevelDB until compaction, which every
+   * scan of the keyspace must skip).
    */
   readonly derive?: (key: string, value: Buffer, decoded?: unknown) => DerivedEntries | Promise<DerivedEntries>;
 }
 
 /** Secondary entries derived from one primary value. */
 export type DerivedEntries = ReadonlyArray<{ keyspace: string; key: string; value: Buffer }>;
+
+/** What one {@link ShardStore.apply} wrote: the derived keys that were not there before, by keyspace (keys within it). */
+export type NewDerivedKeys = ReadonlyMap<string, readonly string[]>;
 
 /** Checkpoint entry: next offset to apply, and when it was written (to detect too-old checkpoints). */
 interface Checkpoint {
@@ -145,24 +151,27 @@ export class ShardStore {
    * Applies changelog records in one atomic batch (later records of the same key win). Records
    * with an offset advance their topic's checkpoint past them; `checkpoints` (topic → next offset)
    * moves checkpoints explicitly, in the same batch — the processor's post-commit checkpoint of
-   * what its transaction wrote, so a later restore reads only the tail.
+   * what its transaction wrote, so a later restore reads only the tail. Answers the derived keys
+   * it added (a processor's timer index learns its sooner deadlines from them without a scan).
    */
-  async apply(records: readonly ChangelogRecord[], checkpoints: ReadonlyMap<string, number> = new Map()): Promise<void> {
+  async apply(records: readonly ChangelogRecord[], checkpoints: ReadonlyMap<string, number> = new Map()): Promise<NewDerivedKeys> {
     const operations: KvOperation[] = [];
     const derivedNow = new Map<string, string[]>();
+    const added = new Map<string, string[]>();
     const moved = new Map<string, number>();
     for (const [topic, nextOffset] of checkpoints) if (this.bindings.has(topic)) moved.set(topic, nextOffset);
     for (const record of records) {
       const binding = this.bindings.get(record.topic);
       if (!binding) throw new RangeError(`no changelog binding for topic ${record.topic}`);
       const key = binding.storeKey ? binding.storeKey(text(record.key)) : text(record.key);
-      await this.applyOne(binding, key, record, operations, derivedNow);
+      await this.applyOne(binding, key, record, operations, derivedNow, added);
       if (record.offset !== undefined) {
         moved.set(record.topic, Math.max(moved.get(record.topic) ?? 0, record.offset + 1));
       }
     }
     for (const [topic, nextOffset] of moved) operations.push(this.checkpointOperation(topic, nextOffset));
     await this.kv.batch(operations);
+    return added;
   }
 
   /**
@@ -239,29 +248,37 @@ export class ShardStore {
     { value, decoded }: ChangelogRecord,
     operations: KvOperation[],
     derivedNow: Map<string, string[]>,
+    added: Map<string, string[]>,
   ): Promise<void> {
     const listKey = derivedListKey(binding.keyspace, key);
-    if (binding.derive) {
-      // Within one batch a later record of the same key replaces the earlier one's derived keys.
-      const previous = derivedNow.get(listKey) ?? (await this.derivedKeys(listKey));
-      for (const old of previous) operations.push({ type: 'del', key: old });
-    }
+    // Within one batch a later record of the same key replaces the earlier one's derived keys.
+    const previous = binding.derive ? (derivedNow.get(listKey) ?? (await this.derivedKeys(listKey))) : [];
     if (value === null) {
       operations.push({ type: 'del', key: primaryKey(binding.keyspace, key) });
       if (binding.derive) {
+        for (const old of previous) operations.push({ type: 'del', key: old });
         operations.push({ type: 'del', key: listKey });
         derivedNow.set(listKey, []);
       }
       return;
     }
     operations.push({ type: 'put', key: primaryKey(binding.keyspace, key), value });
-    if (binding.derive) {
-      const derived = (await binding.derive(key, value, decoded)).map((d) => ({ key: primaryKey(d.keyspace, d.key), value: d.value }));
-      for (const d of derived) operations.push({ type: 'put', key: d.key, value: d.value });
-      const keys = derived.map((d) => d.key);
-      operations.push({ type: 'put', key: listKey, value: Buffer.from(JSON.stringify(keys)) });
-      derivedNow.set(listKey, keys);
-    }
+    if (!binding.derive) return;
+    const derived = await binding.derive(key, value, decoded);
+    const keys = derived.map((d) => primaryKey(d.keyspace, d.key));
+    const kept = new Set(previous);
+    const wanted = new Set(keys);
+    for (const old of previous) if (!wanted.has(old)) operations.push({ type: 'del', key: old });
+    derived.forEach((d, i) => {
+      if (kept.has(keys[i]!)) return;
+      operations.push({ type: 'put', key: keys[i]!, value: d.value });
+      let ofKeyspace = added.get(d.keyspace);
+      if (!ofKeyspace) added.set(d.keyspace, (ofKeyspace = []));
+      ofKeyspace.push(d.key);
+    });
+    const unchanged = keys.length === previous.length && keys.every((k) => kept.has(k));
+    if (!unchanged) operations.push({ type: 'put', key: listKey, value: Buffer.from(JSON.stringify(keys)) });
+    derivedNow.set(listKey, keys);
   }
 
   private async derivedKeys(listKey: string): Promise<string[]> {

@@ -6,7 +6,7 @@ import { shardPositionsCodec } from '../../topics/serde/index.js';
 import type { ShardStore } from '../../state-stores/shard-store.js';
 import { BatchWork, type BatchContext, type InputOutcome } from './batch-work.js';
 import { handleInput } from './input-pipeline.js';
-import type { TimerEntry } from './store-layout.js';
+import { Keyspace, type TimerEntry } from './store-layout.js';
 import type { SuspectInputs } from './suspect-inputs.js';
 import { fireTimer } from './timer-firing.js';
 
@@ -24,6 +24,8 @@ export interface BatchResult {
   readonly transactionMs: number;
   /** Timer entries that fired without effect; the shard skips them until the state changes. */
   readonly idleTimers: readonly TimerEntry[];
+  /** Timer-index keys the commit added to the store (the sooner deadlines it may have brought). */
+  readonly timerKeysAdded: readonly string[];
   /** What became of each input record. */
   readonly outcomes: readonly InputOutcome[];
 }
@@ -37,6 +39,7 @@ export interface BatchResult {
  */
 export class BatchCommit {
   private transactionMs = 0;
+  private timerKeysAdded: readonly string[] = [];
 
   private constructor(
     private readonly work: BatchWork,
@@ -93,7 +96,8 @@ export class BatchCommit {
     const { shard } = this.work.ctx;
     const checkpoints = new Map(receipt.written.filter((w) => w.partition === shard).map((w) => [w.topic, w.nextOffset]));
     try {
-      await store.apply(this.work.outputs.changelog, checkpoints);
+      const added = await store.apply(this.work.outputs.changelog, checkpoints);
+      this.timerKeysAdded = added.get(Keyspace.timers) ?? [];
     } catch (error) {
       throw new StoreCorruptedError(`writing the store of shard ${shard} after a commit failed`, error);
     }
@@ -112,6 +116,7 @@ export class BatchCommit {
       deadLetters: w.deadLetters,
       transactionMs: this.transactionMs,
       idleTimers: w.idleTimers,
+      timerKeysAdded: this.timerKeysAdded,
       outcomes: w.outcomes,
     };
   }

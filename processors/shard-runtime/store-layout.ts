@@ -44,11 +44,6 @@ export function timerStoreKey(workflowKey: string, timer: TimerRef): string {
   return `${String(timer.fireTime).padStart(TIME_WIDTH, '0')}/${workflowKey}/${timer.kind}/${timer.identity}`;
 }
 
-/** Upper bound (exclusive) of the timer keys due at `now`. */
-export function timersDueBefore(now: number): string {
-  return String(now + 1).padStart(TIME_WIDTH, '0');
-}
-
 /**
  * The changelog bindings of a shard store. `timersOfSnapshot` lists a snapshot's deadlines: from
  * the state the owner encoded it from when given (its own writes), else by decoding it (restores).
