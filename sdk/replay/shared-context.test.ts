@@ -6,6 +6,7 @@ import { EvictionRequiredError } from './errors.js';
 import { HistoryBuilder } from './history-builder.js';
 import { commandsOf, decode, nextTask } from './test-harness.js';
 import { WorkflowRun } from './workflow-run.js';
+import { sharedWatchdogCalls } from '../workflow/shared-watchdog.js';
 
 // Runs of one bundle share a vm context; these tests prove they share nothing a workflow can see.
 
@@ -105,4 +106,30 @@ test('a run that defines a global no one can delete fails its task naming the ru
   replay.dispose();
   assert.equal(command?.type, 'CompleteWorkflowExecution');
   assert.deepEqual(command?.type === 'CompleteWorkflowExecution' && decode(command.result), await alone('pin-cached', 4));
+});
+
+test('activations ready together share one watchdog; one that deadlocks fails its own task as Deadlock, and the run started after it in the batch completes in a new context', async () => {
+  const noLocalActivities = async () => assert.fail('no local activities here');
+  const first = probeHistory('batch-first', 5);
+  const second = probeHistory('batch-second', 6);
+  const spinner = new HistoryBuilder({ workflowType: 'spins', workflowId: 'batch-spinner' }).start();
+  const options = { ...quiet, deadlockTimeoutMs: 200 };
+  const [runFirst, runSpinner, runSecond] = await Promise.all([first, spinner, second].map(async (h) => WorkflowRun.create(await isolationBundle(), h.identity, options)));
+  const before = sharedWatchdogCalls.count;
+  const [doneFirst, deadlocked, doneSecond] = await Promise.all([
+    runFirst!.activateWithLocalActivities(first.events, noLocalActivities),
+    runSpinner!.activateWithLocalActivities(spinner.events, noLocalActivities),
+    runSecond!.activateWithLocalActivities(second.events, noLocalActivities),
+  ]);
+  assert.equal(deadlocked.type === 'failed' && deadlocked.cause, 'Deadlock');
+  assert.match(deadlocked.type === 'failed' ? deadlocked.failure.message : '', /batch-spinner.*did not yield within 200 ms/);
+  assert.equal(sharedWatchdogCalls.count - before, 2, 'the first and the spinner shared one bounded call; the second ran in the next');
+  // The first run's context was given up by the spinner: its next task needs a replay; the second's is new and goes on.
+  first.completeTask(commandsOf(doneFirst)).advance(1_000).timerFired('1').scheduleTask();
+  second.completeTask(commandsOf(doneSecond)).advance(1_000).timerFired('1').scheduleTask();
+  assert.throws(() => nextTask(runFirst!, first), (err: unknown) => err instanceof EvictionRequiredError);
+  const [finished] = commandsOf(nextTask(runSecond!, second));
+  assert.equal(finished?.type, 'CompleteWorkflowExecution');
+  assert.deepEqual(finished?.type === 'CompleteWorkflowExecution' && decode(finished.result), await alone('batch-second', 6));
+  for (const run of [runFirst, runSpinner, runSecond]) run!.dispose();
 });

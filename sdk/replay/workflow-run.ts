@@ -17,6 +17,7 @@ import type { WorkflowBundle } from '../workflow/bundle.js';
 import { DeadlockError, SandboxContextLostError, sharedAsyncLocalStorage, WorkflowSandbox } from '../workflow/sandbox.js';
 import { QueryFailureCode } from '../workflow/queries.js';
 import { copyIntoRealm } from '../workflow/realm-copy.js';
+import { withSharedWatchdog } from '../workflow/shared-watchdog.js';
 import { decodePayloads, FAILURE_SOURCE, failureFromInfo, toHostValue, toWorkflowCommand, type CommandContext } from './conversions.js';
 import { EvictionRequiredError, HistoryShapeError, NonDeterminismError, WorkflowTaskFailedError, type WorkflowTaskFailureCause } from './errors.js';
 import { HistoryApplier, type RunState } from './history-applier.js';
@@ -155,10 +156,17 @@ export class WorkflowRun {
    */
   async activateWithLocalActivities(newEvents: readonly HistoryEvent[], runLocalActivities: LocalActivityRunner, messages: readonly UpdateRequestMessage[] = []): Promise<WorkflowTaskResult> {
     this.#assertUsable(newEvents);
+    // Under one watchdog with the other activations ready in this turn (see shared-watchdog.ts).
+    const batched = <T>(step: () => T) => withSharedWatchdog(this.#deadlockTimeoutMs, step);
     try {
-      this.#history.applyAll(newEvents);
-      let step = this.#history.startOpenTask(messages);
-      while (step.localActivities.length > 0) step = this.#history.continueOpenTask(await runLocalActivities(step.localActivities));
+      let step = await batched(() => {
+        this.#history.applyAll(newEvents);
+        return this.#history.startOpenTask(messages);
+      });
+      while (step.localActivities.length > 0) {
+        const outcomes = await runLocalActivities(step.localActivities);
+        step = await batched(() => this.#history.continueOpenTask(outcomes));
+      }
       return { type: 'completed', commands: this.#history.finishOpenTask() };
     } catch (err) {
       return this.#failedResult(err);

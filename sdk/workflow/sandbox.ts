@@ -36,6 +36,7 @@ import {
   type QueryOutput,
   type SandboxRuntime,
 } from './bridge.js';
+import { blameDeadlockOn, underSharedWatchdog } from './shared-watchdog.js';
 
 /** Workflow code blocked the event loop longer than the deadlock timeout. Remedy: fix the code. */
 export class DeadlockError extends LogbookError {
@@ -271,8 +272,14 @@ export class WorkflowSandbox {
     Object.defineProperty(context, HOST_BRIDGE_GLOBAL, { value: bridge, configurable: true, enumerable: false });
     // The runtime the evaluation installs is read below: not the previous run's.
     shared.forget(SANDBOX_RUNTIME_GLOBAL);
+    const what = 'evaluating the workflow bundle';
     try {
-      runBounded(() => evaluateRunScript.runInContext(shared.context, { timeout: options.deadlockTimeoutMs }), bridge, options.deadlockTimeoutMs, 'evaluating the workflow bundle', shared);
+      if (underSharedWatchdog()) {
+        blameDeadlockOn(() => deadlocked(bridge, options.deadlockTimeoutMs, what, shared));
+        evaluateRunScript.runInContext(shared.context);
+      } else {
+        runBounded(() => evaluateRunScript.runInContext(shared.context, { timeout: options.deadlockTimeoutMs }), bridge, options.deadlockTimeoutMs, what, shared);
+      }
     } finally {
       shared.forget(HOST_BRIDGE_GLOBAL);
       shared.swapOut(globals);
@@ -295,12 +302,16 @@ export class WorkflowSandbox {
   activate(input: ActivationInput): ActivationOutput {
     const deadline = performance.now() + this.#timeoutMs;
     const remaining = () => Math.max(1, Math.ceil(deadline - performance.now()));
+    const what = 'running an activation';
+    const batched = underSharedWatchdog();
     return this.#within(() => {
       this.#runtime.prepare(input);
-      const run = (script: vm.Script) =>
-        runBounded(() => script.runInContext(this.#shared.context, { timeout: remaining() }), this.#bridge, this.#timeoutMs, 'running an activation', this.#shared);
-      // Every bounded step starts a watchdog thread (~150 µs), so steps that run no user code are
-      // direct calls: the common activation costs one watchdog.
+      if (batched) blameDeadlockOn(() => deadlocked(this.#bridge, this.#timeoutMs, what, this.#shared));
+      // Every bounded step starts a watchdog thread (~100 µs), so steps that run no user code are
+      // direct calls: the common activation costs one watchdog, or a share of a batch's one.
+      const run = batched
+        ? (script: vm.Script) => script.runInContext(this.#shared.context)
+        : (script: vm.Script) => runBounded(() => script.runInContext(this.#shared.context, { timeout: remaining() }), this.#bridge, this.#timeoutMs, what, this.#shared);
       run(activateScript);
       // A condition that unblocks lets code run, which may satisfy further conditions.
       while (this.#runtime.hasBlockedConditions() && (run(unblockScript) as number) > 0);
@@ -355,13 +366,18 @@ function runBounded(step: () => unknown, bridge: HostBridge, timeoutMs: number, 
     return step();
   } catch (err) {
     if ((err as { code?: unknown }).code !== 'ERR_SCRIPT_EXECUTION_TIMEOUT') throw err;
-    if (shared) shared.lost = true;
-    const { workflowType, workflowId, runId } = bridge.info;
-    throw new DeadlockError(
-      `workflow ${workflowType} (workflowId ${workflowId}, runId ${runId}) did not yield within ${timeoutMs} ms while ${what} ` +
-        '(deadlock detector): workflow code must not loop or block synchronously; do heavy work in an activity',
-    );
+    throw deadlocked(bridge, timeoutMs, what, shared);
   }
+}
+
+/** The error of a run whose code the watchdog interrupted; its context (if any) is given up. */
+function deadlocked(bridge: HostBridge, timeoutMs: number, what: string, shared?: SharedContext): DeadlockError {
+  if (shared) shared.lost = true;
+  const { workflowType, workflowId, runId } = bridge.info;
+  return new DeadlockError(
+    `workflow ${workflowType} (workflowId ${workflowId}, runId ${runId}) did not yield within ${timeoutMs} ms while ${what} ` +
+      '(deadlock detector): workflow code must not loop or block synchronously; do heavy work in an activity',
+  );
 }
 
 // Promise rejections nobody handles inside a sandbox surface as the *host's* 'unhandledRejection'
