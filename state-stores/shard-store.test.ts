@@ -48,3 +48,18 @@ test('writing a key again keeps the derived entries it still derives, removes th
     await rm(directory, { recursive: true, force: true });
   }
 });
+
+test('a value that derives one entry twice still drops the entries it no longer derives, so a later write can bring them back', async () => {
+  const directory = await mkdtemp(join(tmpdir(), 'logbook-shard-store-'));
+  const store = await openDerivingStore(directory);
+  try {
+    await store.apply([{ topic: 's', key: 'k', value: names('a', 'b') }]);
+    await store.apply([{ topic: 's', key: 'k', value: names('a', 'a') }]);
+    assert.deepEqual(await derivedKeys(store), ['a/k']);
+    assert.deepEqual(await store.apply([{ topic: 's', key: 'k', value: names('a', 'b') }]), new Map([['d', ['b/k']]]));
+    assert.deepEqual(await derivedKeys(store), ['a/k', 'b/k']);
+  } finally {
+    await store.destroy();
+    await rm(directory, { recursive: true, force: true });
+  }
+});

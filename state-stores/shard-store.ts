@@ -276,7 +276,7 @@ export class ShardStore {
       if (!ofKeyspace) added.set(d.keyspace, (ofKeyspace = []));
       ofKeyspace.push(d.key);
     });
-    const unchanged = keys.length === previous.length && keys.every((k) => kept.has(k));
+    const unchanged = wanted.size === kept.size && keys.every((k) => kept.has(k));
     if (!unchanged) operations.push({ type: 'put', key: listKey, value: Buffer.from(JSON.stringify(keys)) });
     derivedNow.set(listKey, keys);
   }

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode, type WorkflowBundle } from '../workflow/bundle.js';
 import { EvictionRequiredError } from './errors.js';
 import { HistoryBuilder } from './history-builder.js';
-import { commandsOf, decode, nextTask } from './test-harness.js';
+import { commandsOf, decode, nextTask, testBundle } from './test-harness.js';
 import { WorkflowRun } from './workflow-run.js';
 import { sharedWatchdogCalls } from '../workflow/shared-watchdog.js';
 
@@ -132,4 +132,31 @@ test('activations ready together share one watchdog; one that deadlocks fails it
   assert.equal(finished?.type, 'CompleteWorkflowExecution');
   assert.deepEqual(finished?.type === 'CompleteWorkflowExecution' && decode(finished.result), await alone('batch-second', 6));
   for (const run of [runFirst, runSpinner, runSecond]) run!.dispose();
+});
+
+test('a replay of more than a few workflow tasks bounds each activation on its own instead of sharing one timeout; a cached run\'s next task shares', async () => {
+  const noLocalActivities = async () => assert.fail('no local activities here');
+  const bundle = await testBundle();
+  const h = new HistoryBuilder({ workflowType: 'manySteps', workflowId: 'long-replay' }).start(6);
+  const recorder = WorkflowRun.create(bundle, h.identity, quiet);
+  for (let i = 0; i < 5; i++) h.completeTask(commandsOf(nextTask(recorder, h))).activityCompleted(String(i + 1), 'ok').scheduleTask();
+  recorder.dispose();
+  const replay = WorkflowRun.create(bundle, h.identity, quiet);
+  const before = sharedWatchdogCalls.count;
+  const replayed = await replay.activateWithLocalActivities(h.events, noLocalActivities);
+  assert.equal(sharedWatchdogCalls.count, before, 'six tasks: no shared watchdog');
+  h.completeTask(commandsOf(replayed)).activityCompleted('6', 'ok').scheduleTask();
+  const [done] = commandsOf(await replay.activateWithLocalActivities(h.since(replay.lastEventId), noLocalActivities));
+  assert.equal(done?.type, 'CompleteWorkflowExecution');
+  assert.equal(sharedWatchdogCalls.count, before + 1, 'the next task of the cached run: one shared watchdog');
+  replay.dispose();
+});
+
+test('a cached run disposed while its activation waits for the shared watchdog asks to be replayed instead of failing the task', async () => {
+  const h = probeHistory('disposed-while-queued', 7);
+  const run = WorkflowRun.create(await isolationBundle(), h.identity, quiet);
+  h.completeTask(commandsOf(nextTask(run, h))).advance(1_000).timerFired('1').scheduleTask();
+  const queued = run.activateWithLocalActivities(h.since(run.lastEventId), async () => assert.fail('no local activities here'));
+  run.dispose();
+  await assert.rejects(queued, (err: unknown) => err instanceof EvictionRequiredError && /disposed/.test(err.message));
 });

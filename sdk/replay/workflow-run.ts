@@ -63,6 +63,9 @@ export type WorkflowTaskResult =
 /** How a query ended: the handler's result, or a failure (`UnknownQuery`, `QueryFailed`). */
 export type QueryResult = { type: 'answered'; result: Payload } | { type: 'failed'; failure: Failure };
 
+/** The most workflow tasks a step may run under the shared watchdog (they share its one deadlock timeout). */
+const MAX_TASKS_PER_SHARED_STEP = 4;
+
 const defaultLogger: WorkflowLogger = (level, args, run) => console[level](`[workflow ${run.workflowType} ${run.workflowId}]`, ...args);
 
 /**
@@ -156,16 +159,25 @@ export class WorkflowRun {
    */
   async activateWithLocalActivities(newEvents: readonly HistoryEvent[], runLocalActivities: LocalActivityRunner, messages: readonly UpdateRequestMessage[] = []): Promise<WorkflowTaskResult> {
     this.#assertUsable(newEvents);
-    // Under one watchdog with the other activations ready in this turn (see shared-watchdog.ts).
-    const batched = <T>(step: () => T) => withSharedWatchdog(this.#deadlockTimeoutMs, step);
+    // A step of a few workflow tasks (a cached run's next one, a new run's first, a short replay)
+    // runs under one watchdog with the other activations ready in this turn (see
+    // shared-watchdog.ts), its tasks sharing one deadlock timeout; a longer replay bounds each
+    // activation on its own, as a direct call does.
+    const shared = newEvents.filter((e) => e.attributes.type === 'WorkflowTaskStarted').length <= MAX_TASKS_PER_SHARED_STEP;
+    const bounded = <T>(step: () => T): Promise<T> | T => (shared ? withSharedWatchdog(this.#deadlockTimeoutMs, step) : step());
     try {
-      let step = await batched(() => {
+      let step = await bounded(() => {
+        // Queued for a turn: the cache may have disposed the run meanwhile (then it is replayed).
+        this.#assertUsable(newEvents);
         this.#history.applyAll(newEvents);
         return this.#history.startOpenTask(messages);
       });
       while (step.localActivities.length > 0) {
         const outcomes = await runLocalActivities(step.localActivities);
-        step = await batched(() => this.#history.continueOpenTask(outcomes));
+        step = await bounded(() => {
+          this.#assertUsable([]);
+          return this.#history.continueOpenTask(outcomes);
+        });
       }
       return { type: 'completed', commands: this.#history.finishOpenTask() };
     } catch (err) {

@@ -266,16 +266,18 @@ export class WorkflowSandbox {
    */
   static create(bundle: SandboxScript, bridge: HostBridge, options: SandboxOptions): WorkflowSandbox {
     const shared = sharedContext(bundle, bridge, options.deadlockTimeoutMs);
+    const what = 'evaluating the workflow bundle';
+    const batched = underSharedWatchdog();
+    // Before the context is touched: an interruption from here on gives it up.
+    if (batched) blameDeadlockOn(() => deadlocked(bridge, options.deadlockTimeoutMs, what, shared));
     const globals: RunGlobals = { assigned: new Map() };
     shared.swapIn(globals);
     const context = shared.context as Record<string, unknown>;
     Object.defineProperty(context, HOST_BRIDGE_GLOBAL, { value: bridge, configurable: true, enumerable: false });
     // The runtime the evaluation installs is read below: not the previous run's.
     shared.forget(SANDBOX_RUNTIME_GLOBAL);
-    const what = 'evaluating the workflow bundle';
     try {
-      if (underSharedWatchdog()) {
-        blameDeadlockOn(() => deadlocked(bridge, options.deadlockTimeoutMs, what, shared));
+      if (batched) {
         evaluateRunScript.runInContext(shared.context);
       } else {
         runBounded(() => evaluateRunScript.runInContext(shared.context, { timeout: options.deadlockTimeoutMs }), bridge, options.deadlockTimeoutMs, what, shared);
@@ -304,9 +306,10 @@ export class WorkflowSandbox {
     const remaining = () => Math.max(1, Math.ceil(deadline - performance.now()));
     const what = 'running an activation';
     const batched = underSharedWatchdog();
+    // Before the context is touched (swapping the run's globals in): an interruption from here on gives it up.
+    if (batched) blameDeadlockOn(() => deadlocked(this.#bridge, this.#timeoutMs, what, this.#shared));
     return this.#within(() => {
       this.#runtime.prepare(input);
-      if (batched) blameDeadlockOn(() => deadlocked(this.#bridge, this.#timeoutMs, what, this.#shared));
       // Every bounded step starts a watchdog thread (~100 µs), so steps that run no user code are
       // direct calls: the common activation costs one watchdog, or a share of a batch's one.
       const run = batched

@@ -8,7 +8,8 @@
  * inside a single bounded call; the sandbox calls inside it run unbounded, since the watchdog of the
  * enclosing call interrupts whatever runs on the isolate. A slice ends once it has run for
  * `sliceMs` (at most a tenth of the deadlock timeout), and its bound is the deadlock timeout plus
- * that slice, so every activation still gets at least the full deadlock timeout.
+ * that slice, so every step (a workflow task, or the short replay its caller put in one step)
+ * still gets at least the full deadlock timeout.
  *
  * When the bound fires, the running activation's sandbox call has said what to blame (see
  * {@link blameDeadlockOn}): its run fails with that error (a DeadlockError, its context given up,
