@@ -87,15 +87,20 @@ export class RecordCodec<T> {
     return this.encodeBodyAs(this.latest.version, value);
   }
 
+  /** {@link encodeBody} after `prefix` (a wire-format header), in one buffer. */
+  encodeBodyAfter(prefix: Uint8Array, value: T): Buffer {
+    return this.encodeBodyAs(this.latest.version, value, prefix);
+  }
+
   /**
    * Encodes with a given version; `value` must be that version's TypeScript form. For fixtures
    * and migrations — the engine always writes the latest.
    */
-  encodeBodyAs(version: number, value: unknown): Buffer {
+  encodeBodyAs(version: number, value: unknown, prefix: Uint8Array = NO_PREFIX): Buffer {
     const { type } = this.version(version);
     const avroValue = this.#converter.toAvro(type, value);
     try {
-      return type.toBuffer(avroValue);
+      return writeAfter(prefix, type, avroValue);
     } catch (err) {
       const paths: string[] = [];
       type.isValid(avroValue, { errorHook: (path) => paths.push(path.join('.')) });
@@ -163,4 +168,31 @@ export class RecordCodec<T> {
       throw new DecodeError(DecodeErrorCode.InvalidValue, `${this.name}: ${(err as Error).message}`, { cause: err });
     }
   }
+}
+
+const NO_PREFIX = new Uint8Array(0);
+/** Records above this size are written into a buffer of their own rather than growing the scratch one for good. */
+const MAX_SCRATCH_BYTES = 1 << 20;
+/** Where records are written before their size is known; grown to the largest record seen, up to MAX_SCRATCH_BYTES. */
+let scratch = Buffer.allocUnsafeSlow(64 * 1024);
+
+/**
+ * `prefix` then `value` in Avro, in a buffer of exactly that size. avsc's `toBuffer` writes into a
+ * scratch buffer too, but returns a zero-filled copy outside Node's buffer pool, which the caller
+ * then copied once more after its header: two allocations per record, one of them unpooled.
+ */
+function writeAfter(prefix: Uint8Array, type: Type, value: unknown): Buffer {
+  let into = scratch;
+  into.set(prefix, 0);
+  let end = type.encode(value, into, prefix.length);
+  if (end < 0) {
+    // avsc answers the shortfall as a negative number: the record needs `into.length - end` bytes.
+    into = Buffer.allocUnsafeSlow(Math.max(into.length * 2, into.length - end));
+    if (into.length <= MAX_SCRATCH_BYTES) scratch = into;
+    into.set(prefix, 0);
+    end = type.encode(value, into, prefix.length);
+  }
+  const out = Buffer.allocUnsafe(end);
+  into.copy(out, 0, 0, end);
+  return out;
 }

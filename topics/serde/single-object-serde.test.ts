@@ -40,6 +40,15 @@ describe('SingleObjectSerde', () => {
     assert.deepEqual(bytes.subarray(10), historyEventCodec.encodeBody(timerFiredEvent));
   });
 
+  it('encodes records larger than its scratch buffer, and the ones after them, each to exactly its own bytes', () => {
+    const sizes = [200, 100_000, 1_500_000, 300, 64 * 1024 - 40, 10];
+    const encoded = sizes.map((size) => serde.encodeSync(commandCodec, activityCompletedCommand(Buffer.alloc(size, size % 251))));
+    encoded.forEach((bytes, i) => {
+      assert.deepEqual(serde.decodeSync(commandCodec, bytes), activityCompletedCommand(Buffer.alloc(sizes[i]!, sizes[i]! % 251)));
+      assert.equal(bytes.length, frameSingleObject(commandCodec.latest.fingerprint, commandCodec.encodeBody(activityCompletedCommand(Buffer.alloc(sizes[i]!, sizes[i]! % 251)))).length);
+    });
+  });
+
   it('round-trips a value through the async interface', async () => {
     const bytes = await serde.encode(historyEventCodec, timerFiredEvent, 'logbook.history');
     assert.deepStrictEqual(await serde.decode(historyEventCodec, bytes), timerFiredEvent);

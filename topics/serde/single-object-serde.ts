@@ -2,7 +2,7 @@ import { DecodeError, DecodeErrorCode } from './decode-error.js';
 import type { RecordCodec } from './record-codec.js';
 import { formatFingerprint } from './schema-fingerprint.js';
 import type { Serde } from './serde.js';
-import { detectWireFormat, frameSingleObject, readSingleObject, WireFormat } from './wire-format.js';
+import { detectWireFormat, readSingleObject, singleObjectHeader, WireFormat } from './wire-format.js';
 
 /**
  * Avro single-object encoding, no registry: the writer schema is found by its fingerprint among
@@ -12,7 +12,7 @@ import { detectWireFormat, frameSingleObject, readSingleObject, WireFormat } fro
 export class SingleObjectSerde implements Serde {
   /** Encodes with the latest schema. @throws EncodeError */
   encodeSync<T>(codec: RecordCodec<T>, value: T): Buffer {
-    return frameSingleObject(codec.latest.fingerprint, codec.encodeBody(value));
+    return codec.encodeBodyAfter(singleObjectHeader(codec.latest.fingerprint), value);
   }
 
   /**

@@ -28,6 +28,21 @@ export function detectWireFormat(bytes: Uint8Array): WireFormat {
   throw new DecodeError(DecodeErrorCode.UnknownFormat, `first bytes 0x${head || '(empty)'} are neither C301 nor 00`);
 }
 
+const headers = new Map<bigint, Buffer>();
+
+/** The single-object header of a schema version: marker and fingerprint, made once per fingerprint. */
+export function singleObjectHeader(fingerprint: bigint): Buffer {
+  let header = headers.get(fingerprint);
+  if (!header) {
+    header = Buffer.alloc(singleObjectHeaderLength);
+    header[0] = 0xc3;
+    header[1] = 0x01;
+    header.writeBigUInt64LE(fingerprint, 2);
+    headers.set(fingerprint, header);
+  }
+  return header;
+}
+
 /** Frames a body with the single-object header. */
 export function frameSingleObject(fingerprint: bigint, body: Uint8Array): Buffer {
   const out = Buffer.allocUnsafe(singleObjectHeaderLength + body.length);
