@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { setMaxListeners } from 'node:events';
 import { LogbookError } from '../../topics/errors.js';
 import type { LogRecord } from '../../topics/log/log.js';
 import { activityControlCodec, activityTaskCodec } from '../../topics/serde/index.js';
@@ -17,6 +16,7 @@ import { TaskHandedBackError } from './task-handed-back-error.js';
 import { isTooLarge, tooLargeFailure } from './oversized-output.js';
 import { isPermanentWriteError } from './write-retry.js';
 import { CommandWriter, toFailure, type RunRef, type WorkerConnection } from './worker-connection.js';
+import { answerSignals, type AnswerSignals } from './answer-signals.js';
 import type { CommandBody, TaskAttemptRef } from '../../topics/schemas/command/index.js';
 
 /** An activity implementation: any async function of JSON-serialisable arguments. */
@@ -155,13 +155,13 @@ export class ActivityWorker {
     if (this.rate && !(await this.rate.acquire(taken))) throw new TaskHandedBackError(`activity ${task.activityId} was not started before its partition was handed back`);
     const run = { namespace: task.namespace, workflowId: task.workflowId, runId: task.runId };
     const ref = { scheduledEventId: task.scheduledEventId, attempt: task.attempt, identity: this.options.identity };
-    const answered = new AbortController();
+    const signals = answerSignals(taken);
     try {
-      const claim = await this.claim(task, run, ref, delivery, taken, answered.signal);
+      const claim = await this.claim(task, run, ref, delivery, taken, signals);
       if (!claim) return;
       await this.execute(task, run, ref, claim, taken);
     } finally {
-      answered.abort();
+      signals.answer();
     }
   }
 
@@ -177,18 +177,17 @@ export class ActivityWorker {
    * confirmed (the redelivered task's next owner claims it too, and one attempt has one holder):
    * refused, the attempt here is stopped and reported superseded, nothing answered.
    */
-  private async claim(task: ActivityTask, run: RunRef, ref: TaskAttemptRef, delivery: TaskDelivery, taken: AbortSignal, answered: AbortSignal): Promise<DeferredClaim | null> {
+  private async claim(task: ActivityTask, run: RunRef, ref: TaskAttemptRef, delivery: TaskDelivery, taken: AbortSignal, signals: AnswerSignals): Promise<DeferredClaim | null> {
     if (taken.aborted) throw new TaskHandedBackError(`activity ${task.activityId} was not started before its partition was handed back`);
     const claim = { type: 'ActivityTaskStarted' as const, ...ref };
-    const claiming = AbortSignal.any([taken, answered]);
+    const { answered, answeredOrTaken: claiming } = signals;
     const send = () => this.commands.writeUntilDone(run, claim, claiming);
     if (!delivery.mayBeRedelivered) {
       const delayMs = this.options.claimDelayMs ?? CLAIM_DEFER_MS;
       const deferred = claimUnlessAnsweredWithin(delayMs, answered, send);
       if (task.scheduleToStartTimeoutMs !== null || delayMs === 0) deferred.now();
       else {
-        // One listener per running task on the partition's signal: no leak, but many at once.
-        setMaxListeners(0, taken);
+        // One listener per running task on the partition's signal (answerSignals allows many), removed once answered.
         taken.addEventListener('abort', () => this.confirmHandedBack(task, run, claim, deferred), { once: true, signal: answered });
       }
       return deferred;

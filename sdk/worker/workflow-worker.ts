@@ -18,6 +18,7 @@ import { TaskConsumer } from './task-consumer.js';
 import { CommandWriter, toFailure, type RunRef, type WorkerConnection } from './worker-connection.js';
 import { isPermanentWriteError } from './write-retry.js';
 import { WorkflowCache } from './workflow-cache.js';
+import { answerSignals } from './answer-signals.js';
 
 /** The history's cause for each way a workflow task fails on the worker (the failure says more). */
 const TASK_FAILED_CAUSE: Readonly<Record<WorkflowTaskFailureCause, WorkflowTaskFailedCause>> = {
@@ -127,13 +128,13 @@ export class WorkflowWorker {
     const ref = { scheduledEventId: task.scheduledEventId, attempt: task.attempt, identity: this.options.identity };
     // The answer implies the claim: a task answered within the claim delay sends none, and once the
     // answer is written a claim still retrying is not needed.
-    const answered = new AbortController();
-    const claiming = AbortSignal.any([taken, answered.signal]);
+    const signals = answerSignals(taken);
+    const claiming = signals.answeredOrTaken;
     claimUnlessAnsweredWithin(CLAIM_DEFER_MS, claiming, () => this.commands.writeUntilDone(run, { type: 'WorkflowTaskStarted', ...ref }, claiming));
     try {
       await this.answer(run, ref, task, await this.outcome(task), taken);
     } finally {
-      answered.abort();
+      signals.answer();
     }
   }
 
