@@ -60,7 +60,7 @@ test('a commit that adds a sooner timer brings the wait forward to it, and the d
   assert.deepEqual(await timers.due(store, 100, 10), [sooner]);
 });
 
-test('an entry that fired without effect is skipped until its workflow changes, and the wait looks past it', async () => {
+test('an entry that fired without effect is skipped until its workflow changes, the wait looks past it, and the change brings the wait back to it', async () => {
   const idle = entry('a', 100);
   const index = timerIndex([idle, entry('b', 2_000)]);
   const store = index as unknown as ShardStore;
@@ -69,7 +69,9 @@ test('an entry that fired without effect is skipped until its workflow changes, 
   timers.remember({ ...noChange, idleTimers: [idle], timersFired: 1 });
   assert.equal(await timers.msUntilNext(store, 150, 5_000), 1_850);
   assert.deepEqual(await timers.due(store, 150, 10), []);
+  // The state changed, the entry's key did not (the store adds nothing), yet the entry is due again.
   timers.remember({ ...noChange, states: new Map([['a', {}]]) });
+  assert.equal(await timers.msUntilNext(store, 150, 5_000), 0);
   assert.deepEqual(await timers.due(store, 150, 10), [idle]);
 });
 
@@ -119,17 +121,4 @@ test('after timers fire the next lookup reads the index again: an entry that fir
   index.rows.delete(timerStoreKey('a', entry('a', 100).timer));
   timers.remember({ ...noChange, states: new Map([['a', {}]]), timersFired: 1 });
   assert.equal(await timers.msUntilNext(store, 100, 5_000), 4_900);
-});
-
-test('an idle entry its workflow makes active again brings the bound back to it', async () => {
-  const idle = entry('a', 100);
-  const index = timerIndex([idle, entry('b', 2_000)]);
-  const store = index as unknown as ShardStore;
-  const timers = new ShardTimers();
-  assert.deepEqual(await timers.due(store, 150, 10), [idle]);
-  timers.remember({ ...noChange, idleTimers: [idle], timersFired: 1 });
-  assert.equal(await timers.msUntilNext(store, 150, 5_000), 1_850);
-  // The state changed, the entry's key did not: the store adds nothing, yet the entry is due.
-  timers.remember({ ...noChange, states: new Map([['a', {}]]) });
-  assert.equal(await timers.msUntilNext(store, 150, 5_000), 0);
 });
