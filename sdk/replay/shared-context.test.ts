@@ -90,6 +90,15 @@ test('globals a run defines out of sight of Object.keys — non-enumerable or sy
   assert.deepEqual(resultB, { seenBefore: { hidden: 'undefined', symbol: 'undefined', setTimeout: 'function', escape: 'function' }, seenAfterSleep: { hidden: 'hidden-b', symbol: 'hidden-b', setTimeout: 'hidden-b', escape: 'hidden-b' } });
 });
 
+test('the workflow API that runs of a context share is frozen: a run that changes an exported object or function changes it for no one', async () => {
+  const history = (workflowId: string, seed: number) =>
+    new HistoryBuilder({ workflowType: 'sharedApiProbe', workflowId, runId: `00000000-0000-4000-8000-00000000020${seed}`, prngSeed: seed }).start();
+  const [resultA, resultB] = await interleaved(history('api-a', 1), history('api-b', 2));
+  const untouched = { abandon: 'ABANDON', marker: 'undefined' };
+  assert.deepEqual(resultA, { seenBefore: untouched, seenAfterSleep: untouched });
+  assert.deepEqual(resultB, { seenBefore: untouched, seenAfterSleep: untouched });
+});
+
 test('a run that defines a global no one can delete fails its task naming the rule and gives up the shared context: a run cached in it is replayed in a new one', async () => {
   const cachedHistory = probeHistory('pin-cached', 4);
   const cached = WorkflowRun.create(await isolationBundle(), cachedHistory.identity, quiet);

@@ -14,9 +14,14 @@ import type { SearchAttributes } from '../../topics/schemas/common/v1-records.js
 export const HOST_BRIDGE_GLOBAL = '__logbookHost';
 /**
  * Global under which a compiled bundle, run in a context, leaves the function that evaluates the
- * bundle for one run (every module afresh; see `sandbox.ts`).
+ * bundle for one run (the user's modules afresh; see `sandbox.ts`).
  */
 export const RUN_FACTORY_GLOBAL = '__logbookEvaluateRun';
+/**
+ * Global (non-writable) under which a compiled bundle, run in a context, leaves the runtime it
+ * evaluated once for every run of the context (`SharedRuntime` in `runtime-entry.ts`).
+ */
+export const SHARED_RUNTIME_GLOBAL = '__logbookSharedRuntime';
 /** Global under which the bundled runtime installs the {@link SandboxRuntime} (of the run evaluated last; the host keeps each run's). */
 export const SANDBOX_RUNTIME_GLOBAL = '__logbookWorkflow';
 /** Global (non-enumerable) under which the runtime keeps the current run's activator. */

@@ -1,11 +1,16 @@
 /**
- * Bundles a workflow module with the workflow runtime into one script, once per worker; every
- * new run evaluates that script in its own sandbox. Host side: never imported by workflow code.
+ * Bundles a workflow module with the workflow runtime into one script, once per worker. Run in a
+ * sandbox context, the script evaluates the runtime — the workflow API's modules — once for every
+ * run of the context, and leaves a function that evaluates the user's modules afresh for each new
+ * run. Host side: never imported by workflow code.
  *
- * The bundle is an esbuild IIFE for a neutral platform: TypeScript is compiled by esbuild, Node
- * built-ins are refused with an error naming the import (workflow code cannot do I/O — that is
- * what activities are for), and the generated entry imports the runtime *before* the user's
- * module, so module-level code already sees the deterministic `Date` and `Math.random`.
+ * Two esbuild IIFEs for a neutral platform: the runtime's (built once per process) and the user's,
+ * in which every import of a runtime module is answered by the context's one instance of it, so
+ * `proxyActivities` or `ApplicationFailure` are the same objects in every run. TypeScript is
+ * compiled by esbuild, Node built-ins are refused with an error naming the import (workflow code
+ * cannot do I/O — that is what activities are for), and a run's runtime is started *before* the
+ * user's module is evaluated, so module-level code already sees the deterministic `Date` and
+ * `Math.random`.
  * @module
  */
 import { builtinModules } from 'node:module';
@@ -15,7 +20,8 @@ import vm from 'node:vm';
 import * as esbuild from 'esbuild';
 import { LogbookError } from '../../topics/errors.js';
 import { defaultDataConverter } from '../../topics/payload/index.js';
-import { RUN_FACTORY_GLOBAL } from './bridge.js';
+import { RUN_FACTORY_GLOBAL, SHARED_RUNTIME_GLOBAL } from './bridge.js';
+import type { SharedRuntime } from './runtime-entry.js';
 import { sharedAsyncLocalStorage, WorkflowSandbox } from './sandbox.js';
 
 /** Workflow code compiled for the sandbox. Create with {@link bundleWorkflowCode}; share across runs. */
@@ -24,7 +30,7 @@ export interface WorkflowBundle {
   readonly workflowsPath: string;
   /** The bundled JavaScript. */
   readonly code: string;
-  /** `code` compiled once; run in each shared context, it defines the function that evaluates the bundle for a run. */
+  /** `code` compiled once; run in each shared context, it evaluates the runtime and defines the function that evaluates the user's modules for a run. */
   readonly script: vm.Script;
   /** The workflow types: every function the module exports. */
   readonly workflowTypes: readonly string[];
@@ -44,6 +50,7 @@ export class WorkflowBundleError extends LogbookError {
 }
 
 const runtimeEntry = fileURLToPath(new URL('./runtime-entry.ts', import.meta.url));
+const workflowApi = fileURLToPath(new URL('./index.ts', import.meta.url));
 const builtins = new Set(builtinModules);
 
 /**
@@ -63,32 +70,127 @@ export async function bundleWorkflowCode(options: BundleOptions): Promise<Workfl
 }
 
 async function build(workflowsPath: string): Promise<string> {
+  // A failed build is not kept: the next bundle tries again.
+  const runtime = await (sharedRuntimeBuild ??= buildSharedRuntime().catch((err: unknown) => {
+    sharedRuntimeBuild = undefined;
+    throw err;
+  }));
+  const entry = `import * as workflows from ${JSON.stringify(workflowsPath)};\n${sharedRuntimeGlobal}.registerWorkflows(workflows);\n`;
+  const user = await esbuildOrExplain(workflowsPath, {
+    stdin: { contents: entry, resolveDir: process.cwd(), sourcefile: 'logbook-workflow-entry.ts', loader: 'ts' },
+    plugins: [refuseNodeBuiltins, importSharedModules(runtime.modules, workflowsPath)],
+  });
+  // The runtime runs once per context; the function, called once per run, starts the run and
+  // evaluates the user's modules afresh, so each run gets its own module state.
+  return (
+    `${runtime.code}\n` +
+    `Object.defineProperty(globalThis, ${JSON.stringify(RUN_FACTORY_GLOBAL)}, { value: function () {\n${sharedRuntimeGlobal}.startRun();\n${user}\n}, configurable: true });\n`
+  );
+}
+
+const sharedRuntimeGlobal = `globalThis[${JSON.stringify(SHARED_RUNTIME_GLOBAL)}]`;
+
+/** The runtime's IIFE and its modules by absolute path, the same for every bundle. */
+interface SharedRuntimeBuild {
+  readonly code: string;
+  readonly modules: ReadonlyMap<string, SharedModule>;
+}
+
+/** A runtime module: its number in {@link SharedRuntime.modules} and its export names. */
+interface SharedModule {
+  readonly index: number;
+  readonly exports: readonly string[];
+}
+
+let sharedRuntimeBuild: Promise<SharedRuntimeBuild> | undefined;
+
+/**
+ * Builds the runtime once per process: first to learn its modules (the runtime entry and the
+ * workflow API with everything they import), then as an IIFE that publishes each module's
+ * namespace under its number. Exported functions, classes and plain objects are frozen (their
+ * prototypes are not): the runs of a context share them.
+ */
+async function buildSharedRuntime(): Promise<SharedRuntimeBuild> {
+  const probe = await esbuild.build({
+    ...common,
+    stdin: { contents: `import ${JSON.stringify(runtimeEntry)};\nimport ${JSON.stringify(workflowApi)};\n`, resolveDir: process.cwd(), loader: 'ts' },
+    metafile: true,
+    plugins: [refuseNodeBuiltins],
+  });
+  const paths = Object.keys(probe.metafile!.inputs).filter((input) => !input.startsWith('<')).map((input) => resolve(input));
   const entry =
-    `import { registerWorkflows } from ${JSON.stringify(runtimeEntry)};\n` +
-    `import * as workflows from ${JSON.stringify(workflowsPath)};\n` +
-    'registerWorkflows(workflows);\n';
+    `import { sharedRuntime } from ${JSON.stringify(runtimeEntry)};\n` +
+    paths.map((path, index) => `import * as m${index} from ${JSON.stringify(path)};\n`).join('') +
+    `const freeze = (namespace) => { for (const value of Object.values(namespace)) if (typeof value === 'function' || (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype)) Object.freeze(value); };\n` +
+    // Frozen only once published: the runtime entry's own namespace holds `sharedRuntime`.
+    `sharedRuntime.modules = Object.freeze([${paths.map((_, index) => `m${index}`).join(', ')}]);\n` +
+    `sharedRuntime.modules.forEach(freeze);\n` +
+    `Object.defineProperty(globalThis, ${JSON.stringify(SHARED_RUNTIME_GLOBAL)}, { value: Object.freeze(sharedRuntime), enumerable: false, writable: false, configurable: false });\n`;
+  const code = await esbuildOrExplain(runtimeEntry, {
+    stdin: { contents: entry, resolveDir: process.cwd(), sourcefile: 'logbook-runtime-entry.ts', loader: 'ts' },
+    plugins: [refuseNodeBuiltins],
+  });
+  // Each module's export names, read from one evaluation: the user's bundle binds them once per run.
+  const scratch = vm.createContext({});
+  vm.runInContext(code, scratch);
+  const published = (scratch as Record<string, SharedRuntime>)[SHARED_RUNTIME_GLOBAL]!.modules as ReadonlyArray<Record<string, unknown>>;
+  return { code, modules: new Map(paths.map((path, index) => [path, { index, exports: Object.keys(published[index]!) }])) };
+}
+
+const common = {
+  bundle: true,
+  write: false,
+  format: 'iife',
+  platform: 'neutral',
+  mainFields: ['module', 'main'],
+  target: 'es2022',
+  keepNames: true,
+  logLevel: 'silent',
+} as const satisfies esbuild.BuildOptions;
+
+async function esbuildOrExplain(what: string, options: Pick<esbuild.BuildOptions, 'stdin' | 'plugins'>): Promise<string> {
   try {
-    const result = await esbuild.build({
-      stdin: { contents: entry, resolveDir: process.cwd(), sourcefile: 'logbook-workflow-entry.ts', loader: 'ts' },
-      bundle: true,
-      write: false,
-      format: 'iife',
-      platform: 'neutral',
-      mainFields: ['module', 'main'],
-      target: 'es2022',
-      keepNames: true,
-      logLevel: 'silent',
-      plugins: [refuseNodeBuiltins],
-    });
-    // A function the sandbox calls once per run, in a context the runs share: each run gets fresh
-    // module state while the code is compiled once.
-    return `Object.defineProperty(globalThis, ${JSON.stringify(RUN_FACTORY_GLOBAL)}, { value: function () {\n${result.outputFiles[0]!.text}\n}, configurable: true });\n`;
+    const result = await esbuild.build({ ...common, ...options });
+    return result.outputFiles[0]!.text;
   } catch (err) {
     const errors = (err as { errors?: esbuild.Message[] }).errors;
     if (errors === undefined) throw err;
-    throw new WorkflowBundleError(`cannot bundle workflow code ${workflowsPath}:\n${errors.map(describe).join('\n')}`, err);
+    throw new WorkflowBundleError(`cannot bundle workflow code ${what}:\n${errors.map(describe).join('\n')}`, err);
   }
 }
+
+/**
+ * Answers the user's imports of a runtime module with the context's one instance of it (the
+ * user's own module is always evaluated per run, even when it is a runtime module itself).
+ */
+function importSharedModules(modules: ReadonlyMap<string, SharedModule>, workflowsPath: string): esbuild.Plugin {
+  return {
+    name: 'logbook-shared-runtime-modules',
+    setup(pluginBuild) {
+      pluginBuild.onResolve({ filter: /.*/ }, async (args) => {
+        if (args.kind === 'entry-point' || args.pluginData === resolving) return undefined;
+        const resolved = await pluginBuild.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: resolving });
+        const shared = resolved.errors.length === 0 ? modules.get(resolved.path) : undefined;
+        if (shared === undefined || resolved.path === workflowsPath) return undefined;
+        return { path: resolved.path, namespace: 'logbook-shared', pluginData: shared };
+      });
+      pluginBuild.onLoad({ filter: /.*/, namespace: 'logbook-shared' }, (args) => ({ contents: sharedModuleShim(args.pluginData as SharedModule), loader: 'js' }));
+    },
+  };
+}
+
+/** An ES module that re-exports a runtime module's instance (plain bindings, no interop copy per run). */
+function sharedModuleShim({ index, exports }: SharedModule): string {
+  const names = exports.filter((name) => name !== 'default');
+  return (
+    `const shared = ${sharedRuntimeGlobal}.modules[${index}];\n` +
+    (names.length > 0 ? `export const { ${names.join(', ')} } = shared;\n` : '') +
+    (exports.includes('default') ? 'export default shared.default;\n' : '')
+  );
+}
+
+/** Marks the plugin's own resolution of a path, so it does not answer itself. */
+const resolving = Symbol('resolving');
 
 const refuseNodeBuiltins: esbuild.Plugin = {
   name: 'logbook-refuse-node-builtins',

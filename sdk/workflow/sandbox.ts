@@ -1,8 +1,8 @@
 /**
  * Host side of the sandbox. The runs of one workflow bundle share a `node:vm` context (Temporal's
- * reusable VM): the bundle is compiled into the context once as a function, and each run evaluates
- * that function anew, so every module of the bundle — the user's and the runtime's — has its own
- * state per run while the context, its intrinsics and the compiled code are made once. Before each
+ * reusable VM): running the bundle in the context evaluates the workflow runtime once and leaves a
+ * function that each run calls anew, so the user's modules have their own state per run while the
+ * context, its intrinsics, the runtime and the compiled code are made once. Before each
  * call into a run the host makes it the context's current run (the deterministic globals — `Date`,
  * `Math.random`, timers, `console` — act for it) and swaps in the globals the run's code defined
  * (`globalThis.x = …`, non-enumerable and symbol-keyed ones too, and its replacement of a built-in
@@ -121,7 +121,7 @@ class SharedContext {
     this.#builtins = vm.runInContext('new Map(Reflect.ownKeys(globalThis).map((key) => [key, Object.getOwnPropertyDescriptor(globalThis, key)]))', this.context) as Map<string | symbol, PropertyDescriptor>;
     // The intrinsic %Promise% (what async functions create), even if user code replaces `Promise`.
     trackSandboxPromises(vm.runInContext('(async () => {})().constructor', this.context) as PromiseConstructor);
-    // Defines the factory only: no user code runs yet.
+    // Evaluates the runtime and defines the run factory: no user code runs yet.
     bundle.script.runInContext(this.context, { timeout: timeoutMs });
     this.#deleteGlobals = vm.runInContext('(keys) => keys.filter((key) => !(delete globalThis[key]))', this.context) as (keys: Array<string | symbol>) => Array<string | symbol>;
     this.#defineGlobal = vm.runInContext('(key, descriptor) => { Object.defineProperty(globalThis, key, descriptor); }', this.context) as (key: string | symbol, descriptor: PropertyDescriptor) => void;

@@ -1,6 +1,6 @@
-import { sleep, workflowInfo } from '../../workflow/index.js';
+import { ActivityCancellationType, proxyActivities, sleep, workflowInfo } from '../../workflow/index.js';
 
-/** Module state: each run evaluates the bundle afresh, so each run counts from zero. */
+/** Module state: each run evaluates the user's modules afresh, so each run counts from zero. */
 let starts = 0;
 
 type Globals = Record<string, unknown>;
@@ -50,4 +50,21 @@ export async function nonConfigurableGlobalProbe(): Promise<string> {
   Object.defineProperty(globalThis, 'pinnedByARun', { value: workflowInfo().workflowId });
   await sleep(1_000);
   return before;
+}
+
+/**
+ * The workflow API's modules are evaluated once per context and shared by its runs: tries to change
+ * an exported object and an exported function for everyone, sleeps, and returns what it then sees.
+ */
+export async function sharedApiProbe(): Promise<Record<string, unknown>> {
+  const id = workflowInfo().workflowId;
+  const seenBefore = { abandon: ActivityCancellationType.ABANDON, marker: String((proxyActivities as unknown as Record<string, unknown>).markedByARun) };
+  try {
+    (ActivityCancellationType as Record<string, string>).ABANDON = id;
+    (proxyActivities as unknown as Record<string, unknown>).markedByARun = id;
+  } catch {
+    // Frozen: strict-mode code is told so; either way the change does not happen.
+  }
+  await sleep(1_000);
+  return { seenBefore, seenAfterSleep: { abandon: ActivityCancellationType.ABANDON, marker: String((proxyActivities as unknown as Record<string, unknown>).markedByARun) } };
 }
