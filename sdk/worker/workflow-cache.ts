@@ -1,4 +1,22 @@
+import { getHeapStatistics } from 'node:v8';
 import type { WorkflowRun } from '../replay/workflow-run.js';
+
+/** Heap a cached run is assumed to need: about twice what a short workflow's run measures (33 KiB). */
+const ASSUMED_BYTES_PER_RUN = 64 * 1024;
+/** Heap kept for everything but the cache (the worker, its clients, the tasks in flight). */
+const RESERVED_HEAP_BYTES = 512 * 1024 * 1024;
+
+/**
+ * The default number of runs a worker caches: half of the heap above 512 MiB, at 64 KiB a run
+ * (about 28,000 runs under Node's default 4 GiB heap limit, at least 100). A run that falls out
+ * of the cache is replayed from its full history on its next task, so a cache smaller than the
+ * runs waiting at once turns every timer that fires into a replay. Workflows that keep large
+ * state in memory should set `maxCachedWorkflows` lower.
+ * @param heapLimitBytes the heap limit (default: this process's, `--max-old-space-size` included)
+ */
+export function defaultCacheCapacity(heapLimitBytes: number = getHeapStatistics().heap_size_limit): number {
+  return Math.max(100, Math.floor(Math.max(0, heapLimitBytes - RESERVED_HEAP_BYTES) / 2 / ASSUMED_BYTES_PER_RUN));
+}
 
 /**
  * The sticky cache of a workflow worker: runs kept in memory (LRU), so that the next task of a run

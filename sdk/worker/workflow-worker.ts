@@ -17,7 +17,7 @@ import { QueryWorker, type QueryWorkerOptions } from './query-worker.js';
 import { TaskConsumer } from './task-consumer.js';
 import { CommandWriter, toFailure, type RunRef, type WorkerConnection } from './worker-connection.js';
 import { isPermanentWriteError } from './write-retry.js';
-import { WorkflowCache } from './workflow-cache.js';
+import { defaultCacheCapacity, WorkflowCache } from './workflow-cache.js';
 import { answerSignals } from './answer-signals.js';
 
 /** The history's cause for each way a workflow task fails on the worker (the failure says more). */
@@ -46,7 +46,7 @@ export interface WorkflowWorkerOptions {
   readonly history: HistoryFetcher;
   /** The activities the workflows may run as local activities (`proxyLocalActivities`), by type. */
   readonly localActivities?: Readonly<Record<string, ActivityFunction>>;
-  /** Runs kept in memory; default 1000. */
+  /** Runs kept in memory; default {@link defaultCacheCapacity} (from the heap limit). */
   readonly maxCachedWorkflows?: number;
   /** Workflow tasks processed at once (across partitions); default 10. */
   readonly maxConcurrentWorkflowTasks?: number;
@@ -76,7 +76,7 @@ export class WorkflowWorker {
     private readonly options: WorkflowWorkerOptions,
   ) {
     this.commands = new CommandWriter(connection);
-    this.cache = new WorkflowCache(options.maxCachedWorkflows ?? 1_000);
+    this.cache = new WorkflowCache(options.maxCachedWorkflows ?? defaultCacheCapacity());
     this.localActivities = new LocalActivityExecutor(options.localActivities ?? {}, connection.dataConverter);
   }
 

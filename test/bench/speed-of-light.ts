@@ -6,13 +6,17 @@
  * topic committed together). It carries none of the engine's work (Avro, state machine, stores), so
  * the engine's throughput can be read against it: whatever the engine loses below this line is ours.
  *
+ * The same loop runs on @platformatic/kafka too (`client: 'platformatic'`, see
+ * speed-of-light-platformatic.ts), so the two Kafka clients can be compared side by side.
+ *
  * Run it with `npx tsx test/bench/speed-of-light-cli.ts`.
  */
 import { randomBytes } from 'node:crypto';
 // Test tooling only: the engine reaches Kafka through topics/, never kafkajs directly.
-import type { Batch, Consumer, Producer } from 'kafkajs';
+import type { Consumer, Producer } from 'kafkajs';
 import { Kafka, logLevel } from '../../topics/log/kafka/kafkajs.js';
 import { producerWithCachedCoordinator } from '../../topics/log/kafka/transaction-coordinator-cache.js';
+import { startPlatformaticLoop } from './speed-of-light-platformatic.js';
 
 /** Options of {@link runSpeedOfLight}. */
 export interface SpeedOfLightOptions {
@@ -26,9 +30,14 @@ export interface SpeedOfLightOptions {
   recordBytes?: number;
   /** Most input records committed in one transaction. Default 500. */
   maxBatch?: number;
+  /** The Kafka client the loop runs on (topics and preload always use kafkajs). Default kafkajs. */
+  client?: SpeedOfLightClient;
   /** Receives human-readable progress lines (about every 2 s while the loop runs). */
   onProgress?: (line: string) => void;
 }
+
+/** The Kafka clients the loop can run on. */
+export type SpeedOfLightClient = 'kafkajs' | 'platformatic';
 
 /** Figures of one run, measured from the first consumed batch until every output is committed. */
 export interface SpeedOfLightResult {
@@ -42,9 +51,31 @@ export interface SpeedOfLightResult {
   /** Begin + send + commit of one transaction, as the loop waits for it. */
   p50TransactionMs: number;
   p99TransactionMs: number;
-  /** Requests the broker answered with CONCURRENT_TRANSACTIONS (each one a KafkaJS retry back-off). */
+  /** Requests the broker answered with CONCURRENT_TRANSACTIONS (each one a KafkaJS retry back-off; not counted on platformatic). */
   concurrentTransactionRetries: number;
+  /** CPU time of this process (user + system) per record while the loop ran, ms. */
+  cpuMsPerRecord: number;
+  /** The client the loop ran on. */
+  client: SpeedOfLightClient;
 }
+
+/** One record handed to the loop, whichever client fetched it. */
+export interface LoopInput {
+  key: Buffer | null;
+  value: Buffer | null;
+  offset: bigint;
+}
+
+/** An output record of one transaction: the transformed inputs, then the positions record. */
+export interface LoopOutput {
+  topic: string;
+  key: Buffer | string | null;
+  value: Buffer | string;
+  partition: number;
+}
+
+/** Commits one transaction of partition `partition`'s producer holding `outputs`. */
+export type TransactionCommitter = (partition: number, outputs: readonly LoopOutput[]) => Promise<void>;
 
 const PROGRESS_EVERY_MS = 2_000;
 /** A loop that commits nothing for this long is stuck (e.g. a consumer that never got its partitions). */
@@ -79,8 +110,7 @@ export async function runSpeedOfLight(options: SpeedOfLightOptions): Promise<Spe
   const topics = { input: `${run}.input`, output: `${run}.output`, state: `${run}.state` };
 
   const admin = kafka.admin();
-  const producers: Producer[] = [];
-  let consumer: Consumer | undefined;
+  let stopClient: (() => Promise<void>) | undefined;
   let loop: Loop | undefined;
   let created = false;
   await admin.connect();
@@ -96,6 +126,45 @@ export async function runSpeedOfLight(options: SpeedOfLightOptions): Promise<Spe
     created = true;
     await preload(kafka, topics.input, partitions, total, recordBytes, progress);
 
+    const client = options.client ?? 'kafkajs';
+    const running = new Loop(topics, total, maxBatch);
+    loop = running;
+    progress(`loop on ${client}: ${partitions} partition(s), up to ${maxBatch} records per transaction`);
+    if (client === 'platformatic') {
+      stopClient = await startPlatformaticLoop({ brokers: options.brokers, run, topics, partitions, maxBatch, loop: running });
+    } else {
+      stopClient = await startKafkaJsLoop(kafka, run, topics, partitions, running);
+    }
+
+    const ticker = setInterval(() => {
+      const line = running.progressLine();
+      if (line) progress(line);
+    }, PROGRESS_EVERY_MS);
+    try {
+      await running.finished;
+    } finally {
+      clearInterval(ticker);
+    }
+    // A short run can end before the first tick: always report where it ended.
+    progress(running.progressLine() ?? 'no batch consumed');
+    return running.result(concurrentTransactionRetries, client);
+  } finally {
+    loop?.close();
+    await stopClient?.().catch(() => undefined);
+    if (created) await admin.deleteTopics({ topics: Object.values(topics) }).catch((e: Error) => progress(`could not delete topics: ${e.message}`));
+    await admin.disconnect();
+  }
+}
+
+/** Runs the loop on kafkajs: one transactional producer per partition, one read_committed group consumer. */
+async function startKafkaJsLoop(kafka: Kafka, run: string, topics: { input: string }, partitions: number, loop: Loop): Promise<() => Promise<void>> {
+  const producers: Producer[] = [];
+  let consumer: Consumer | undefined;
+  const stop = async () => {
+    await consumer?.disconnect().catch(() => undefined);
+    await Promise.all(producers.map((p) => p.disconnect().catch(() => undefined)));
+  };
+  try {
     // Open and fence every producer before the clock starts: InitProducerId is a one-off cost of taking a shard.
     for (let p = 0; p < partitions; p++) {
       // The engine's own trick, so the baseline stays the limit: the coordinator is looked up once.
@@ -112,9 +181,18 @@ export async function runSpeedOfLight(options: SpeedOfLightOptions): Promise<Spe
       await (await producer.transaction()).abort();
       keepCoordinator();
     }
-
-    const running = new Loop(topics, producers, total, maxBatch);
-    loop = running;
+    const commit: TransactionCommitter = async (partition, outputs) => {
+      const tx = await producers[partition]!.transaction();
+      try {
+        const byTopic = new Map<string, Array<{ key: Buffer | string | null; value: Buffer | string; partition: number }>>();
+        for (const { topic, ...message } of outputs) byTopic.set(topic, [...(byTopic.get(topic) ?? []), message]);
+        await tx.sendBatch({ acks: -1, topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })) });
+        await tx.commit();
+      } catch (error) {
+        await tx.abort().catch(() => undefined);
+        throw error;
+      }
+    };
     consumer = kafka.consumer({
       groupId: `${run}-group`,
       readUncommitted: false,
@@ -128,33 +206,24 @@ export async function runSpeedOfLight(options: SpeedOfLightOptions): Promise<Spe
     });
     await consumer.connect();
     await consumer.subscribe({ topics: [topics.input], fromBeginning: true });
-    progress(`loop: ${partitions} partition(s), up to ${maxBatch} records per transaction`);
     await consumer.run({
       autoCommit: false,
       eachBatchAutoResolve: false,
       // Shards commit independently in the engine; consuming partitions one at a time would serialise their transactions.
       partitionsConsumedConcurrently: partitions,
-      eachBatch: (payload) => running.onBatch(payload.batch, payload.resolveOffset, payload.heartbeat, payload.isRunning),
+      eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning }) => {
+        const inputs = batch.messages.map((m) => ({ key: m.key, value: m.value, offset: BigInt(m.offset) }));
+        // Resolving advances KafkaJS's fetch position only (autoCommit is off); our positions are in the state topic.
+        await loop.onBatch(batch.partition, inputs, commit, isRunning, async (last) => {
+          resolveOffset(String(last));
+          await heartbeat();
+        });
+      },
     });
-
-    const ticker = setInterval(() => {
-      const line = running.progressLine();
-      if (line) progress(line);
-    }, PROGRESS_EVERY_MS);
-    try {
-      await running.finished;
-    } finally {
-      clearInterval(ticker);
-    }
-    // A short run can end before the first tick: always report where it ended.
-    progress(running.progressLine() ?? 'no batch consumed');
-    return running.result(concurrentTransactionRetries);
-  } finally {
-    loop?.close();
-    await consumer?.disconnect().catch(() => undefined);
-    await Promise.all(producers.map((p) => p.disconnect().catch(() => undefined)));
-    if (created) await admin.deleteTopics({ topics: Object.values(topics) }).catch((e: Error) => progress(`could not delete topics: ${e.message}`));
-    await admin.disconnect();
+    return stop;
+  } catch (error) {
+    await stop();
+    throw error;
   }
 }
 
@@ -194,9 +263,11 @@ class Loop {
   private failed = false;
   private readonly stallTimer: NodeJS.Timeout;
 
+  private cpuAtStart: NodeJS.CpuUsage | undefined;
+  private cpuAtEnd: NodeJS.CpuUsage | undefined;
+
   constructor(
     private readonly topics: { input: string; output: string; state: string },
-    private readonly producers: readonly Producer[],
     private readonly total: number,
     private readonly maxBatch: number,
   ) {
@@ -207,30 +278,37 @@ class Loop {
     this.finished.then(() => this.close(), () => this.close());
   }
 
-  /** One fetched batch of one partition: commits it in transactions of at most `maxBatch` inputs. */
-  async onBatch(batch: Batch, resolveOffset: (offset: string) => void, heartbeat: () => Promise<void>, isRunning: () => boolean): Promise<void> {
-    if (batch.messages.length === 0 || this.failed) return;
-    if (this.startedAt === 0) this.startedAt = this.lastProgressAt = Date.now();
-    const p = batch.partition;
-    const producer = this.producers[p]!;
-    for (let first = 0; first < batch.messages.length && isRunning() && !this.failed; first += this.maxBatch) {
-      const inputs = batch.messages.slice(first, first + this.maxBatch);
+  /**
+   * One fetched batch of one partition: commits it in transactions of at most `maxBatch` inputs,
+   * calling `committed` with the last input offset of each.
+   */
+  async onBatch(
+    partition: number,
+    messages: readonly LoopInput[],
+    commit: TransactionCommitter,
+    isRunning: () => boolean,
+    committed: (lastOffset: bigint) => Promise<void>,
+  ): Promise<void> {
+    if (messages.length === 0 || this.failed) return;
+    if (this.startedAt === 0) {
+      this.startedAt = this.lastProgressAt = Date.now();
+      this.cpuAtStart = process.cpuUsage();
+    }
+    for (let first = 0; first < messages.length && isRunning() && !this.failed; first += this.maxBatch) {
+      const inputs = messages.slice(first, first + this.maxBatch);
       const last = inputs.at(-1)!.offset;
       // The "transform": a copy of the input stamped with its offset, so output bytes are real work of the same size.
-      const outputs = inputs.map((m) => {
+      const outputs: LoopOutput[] = inputs.map((m) => {
         const value = Buffer.from(m.value ?? Buffer.alloc(0));
         value.writeUInt32BE(Number(m.offset) >>> 0, 0);
-        return { key: m.key, value, partition: p };
+        return { topic: this.topics.output, key: m.key, value, partition };
       });
       // Like the engine's shard positions: the next offset to read, keyed per partition so compaction keeps only the last.
-      const positions = { key: `positions/${p}`, value: JSON.stringify({ topic: this.topics.input, partition: p, offset: Number(last) + 1 }), partition: p };
+      outputs.push({ topic: this.topics.state, key: `positions/${partition}`, value: JSON.stringify({ topic: this.topics.input, partition, offset: Number(last) + 1 }), partition });
       const started = process.hrtime.bigint();
-      const tx = await producer.transaction();
       try {
-        await tx.sendBatch({ acks: -1, topicMessages: [{ topic: this.topics.output, messages: outputs }, { topic: this.topics.state, messages: [positions] }] });
-        await tx.commit();
+        await commit(partition, outputs);
       } catch (error) {
-        await tx.abort().catch(() => undefined);
         this.fail(error);
         throw error;
       }
@@ -238,14 +316,13 @@ class Loop {
       this.batchSizes.push(inputs.length);
       this.done += inputs.length;
       this.lastCommitAt = Date.now();
-      // Resolving advances KafkaJS's fetch position only (autoCommit is off); our positions are in the state topic.
-      resolveOffset(last);
       if (this.done >= this.total) {
         this.endedAt = Date.now();
+        this.cpuAtEnd = process.cpuUsage();
         this.settle.resolve();
         return;
       }
-      await heartbeat();
+      await committed(last);
     }
   }
 
@@ -265,8 +342,10 @@ class Loop {
     return `${this.done}/${this.total} records, ${Math.round(recent)} records/s now, ${Math.round(overall)} overall, ${this.transactionMs.length} transactions`;
   }
 
-  result(concurrentTransactionRetries: number): SpeedOfLightResult {
+  result(concurrentTransactionRetries: number, client: SpeedOfLightClient): SpeedOfLightResult {
     const seconds = Math.max(0.001, (this.endedAt - this.startedAt) / 1000);
+    const [from, to] = [this.cpuAtStart, this.cpuAtEnd];
+    const cpuMs = from && to ? (to.user - from.user + to.system - from.system) / 1000 : 0;
     const round = (x: number) => Math.round(x * 10) / 10;
     return {
       records: this.done,
@@ -278,6 +357,8 @@ class Loop {
       p50TransactionMs: round(percentile(this.transactionMs, 0.5)),
       p99TransactionMs: round(percentile(this.transactionMs, 0.99)),
       concurrentTransactionRetries,
+      cpuMsPerRecord: Math.round((cpuMs / Math.max(1, this.done)) * 1000) / 1000,
+      client,
     };
   }
 
