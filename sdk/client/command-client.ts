@@ -120,8 +120,39 @@ export class CommandClient implements CommandSender {
 
   /** Starts a workflow and waits until the engine accepted it; resolves with its run id. */
   async start(options: StartOptions): Promise<Reply> {
+    return (await this.send(this.startCommand(options), { awaitReply: true }))!;
+  }
+
+  /**
+   * Starts a workflow and waits for the run to close, in one write: the start and the wait for the
+   * run it starts go to the command topic together, and the engine applies them in order (mostly in
+   * one transaction), so the wait costs no round trip of its own. A start answered with another run
+   * (a deduplicated retry, or conflict policy `UseExisting`) waits for that run instead.
+   * @returns the start's reply and, unless the start was refused, the run's closing reply
+   *   (`Result`, or `Error` when the wait ran out of `timeoutMs`, default 30 s)
+   * @throws InvalidArgumentError before anything is written, as {@link start} does
+   * @example
+   * const { start, result } = await client.execute({ workflowId: 'order-1', workflowType: 'order', taskQueue: 'orders' });
+   */
+  async execute(options: StartOptions & { timeoutMs?: number }): Promise<{ start: Reply; result: Reply | undefined }> {
+    const namespace = options.namespace ?? 'default';
+    const start = this.startCommand(options);
+    const runId = start.body.type === 'StartWorkflowExecution' ? start.body.runId : null;
+    const awaitRun = (run: string | null) =>
+      this.send(this.envelope(namespace, options.workflowId, { type: 'AwaitWorkflowExecutionResult', followRuns: false }, { runId: run }), { awaitReply: true, timeoutMs: options.timeoutMs });
+    assertValid(firstProblem(() => commandProblem(start), () => (options.timeoutMs === undefined ? null : waitProblem(options.timeoutMs, 'timeoutMs'))));
+    const started = this.send(start, { awaitReply: true });
+    const waited = awaitRun(runId);
+    // The start's answer decides which wait counts: a refused start's wait answers RunNotFound.
+    waited.catch(() => undefined);
+    const startReply = (await started)!;
+    if (startReply.kind !== 'StartAccepted' && startReply.kind !== 'AlreadyStarted') return { start: startReply, result: undefined };
+    const result = startReply.runId === runId || startReply.runId === null ? await waited : await awaitRun(startReply.runId);
+    return { start: startReply, result };
+  }
+
+  private startCommand(options: StartOptions): Command {
     const body = { type: 'StartWorkflowExecution' as const, ...startRequest(options, this.dataConverter, this.identity) };
-    const command = this.envelope(options.namespace ?? 'default', options.workflowId, body, options.requestId ? { requestId: options.requestId } : {});
-    return (await this.send(command, { awaitReply: true }))!;
+    return this.envelope(options.namespace ?? 'default', options.workflowId, body, options.requestId ? { requestId: options.requestId } : {});
   }
 }

@@ -26,9 +26,9 @@ export function percentiles(samples: readonly number[]): Percentiles {
 /** Starts one W1 workflow and resolves with its run id and start-to-result time in ms. */
 async function runOne(client: CommandClient, id: string, timeoutMs: number, workflowType = 'threeSteps'): Promise<{ runId: string; ms: number }> {
   const started = performance.now();
-  const reply = await client.start({ workflowId: id, workflowType, taskQueue: 'bench', args: [PAYLOAD] });
+  // The caller of a workflow it waits for: the start and the wait in one write.
+  const { start: reply, result } = await client.execute({ workflowId: id, workflowType, taskQueue: 'bench', args: [PAYLOAD], timeoutMs });
   if (reply.kind !== 'StartAccepted') throw new Error(`start of ${id}: ${reply.kind} ${reply.failure?.message ?? ''}`);
-  const result = await client.send(client.envelope('default', id, { type: 'AwaitWorkflowExecutionResult', followRuns: false }), { awaitReply: true, timeoutMs });
   if (result?.executionStatus !== 'Completed') throw new Error(`${id} closed as ${result?.executionStatus ?? result?.kind}`);
   return { runId: reply.runId!, ms: performance.now() - started };
 }

@@ -1,0 +1,4 @@
+import { describe } from 'node:test';
+import { executeConformance } from './execute-conformance.js';
+
+describe('execute (start and wait in one write) on the real Kafka broker', () => executeConformance('kafka'));
