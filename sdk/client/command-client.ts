@@ -60,18 +60,36 @@ export class CommandClient implements CommandSender {
    *   or name, a duration past 100 years) or a wait longer than 1 h
    */
   async send(command: Command, options: { awaitReply?: boolean; timeoutMs?: number } = {}): Promise<Reply | undefined> {
-    assertValid(firstProblem(() => commandProblem(command), () => (options.timeoutMs === undefined ? null : waitProblem(options.timeoutMs, 'timeoutMs'))));
+    const [reply] = await this.sendTogether([{ command, ...options }]);
+    return reply!;
+  }
+
+  /**
+   * Writes commands in one request, in order (so they reach their shards together); resolves,
+   * once they are written, with a promise of each one's reply as {@link send} gives it.
+   * @throws InvalidArgumentError before anything is written, for any command that breaks a rule
+   */
+  private async sendTogether(sends: ReadonlyArray<{ command: Command; awaitReply?: boolean; timeoutMs?: number }>): Promise<Array<Promise<Reply | undefined>>> {
+    for (const { command, timeoutMs } of sends) {
+      assertValid(firstProblem(() => commandProblem(command), () => (timeoutMs === undefined ? null : waitProblem(timeoutMs, 'timeoutMs'))));
+    }
     this.producer ??= await this.log.producer();
-    const reply = options.awaitReply && command.replyTo ? this.replies.expect(command.replyTo.requestId, options.timeoutMs ?? 30_000) : undefined;
-    // Attach a handler now: if the send fails, the pending reply must not surface as unhandled.
-    reply?.catch(() => undefined);
-    const written = this.producer.send([
-      {
-        topic: this.catalog.commands,
-        key: workflowKey(command.namespace, command.workflowId),
-        value: await this.serde.encode(commandCodec, command, this.catalog.commands),
-      },
-    ]);
+    const records = [];
+    for (const { command } of sends) {
+      records.push({ topic: this.catalog.commands, key: workflowKey(command.namespace, command.workflowId), value: await this.serde.encode(commandCodec, command, this.catalog.commands) });
+    }
+    // Listening before writing: an answer can never come before its listener.
+    const expected = sends.map(({ command, awaitReply, timeoutMs }) => (awaitReply && command.replyTo ? this.replies.expect(command.replyTo.requestId, timeoutMs ?? 30_000) : undefined));
+    for (const reply of expected) reply?.catch(() => undefined);
+    const written = this.producer.send(records);
+    const replies = sends.map(({ command, timeoutMs }, i) => this.replyTo(command, written, expected[i], timeoutMs));
+    // Each caller awaits the replies it wants; none may surface as unhandled meanwhile.
+    for (const reply of replies) reply.catch(() => undefined);
+    return replies;
+  }
+
+  /** The reply to `command` (`reply`, when one is awaited) once it is `written`. */
+  private async replyTo(command: Command, written: Promise<unknown>, reply: Promise<Reply> | undefined, timeoutMs: number | undefined): Promise<Reply | undefined> {
     if (!reply) {
       await written;
       return undefined;
@@ -82,7 +100,7 @@ export class CommandClient implements CommandSender {
     await Promise.race([written, reply.then(() => undefined, () => undefined)]);
     return reply.catch((error: unknown) => {
       if (!(error instanceof ReplyTimeoutError) || !command.replyTo) throw error;
-      throw new ReplyTimeoutError(command.replyTo.requestId, options.timeoutMs ?? 30_000, { namespace: command.namespace, workflowId: command.workflowId });
+      throw new ReplyTimeoutError(command.replyTo.requestId, timeoutMs ?? 30_000, { namespace: command.namespace, workflowId: command.workflowId });
     });
   }
 
@@ -135,20 +153,20 @@ export class CommandClient implements CommandSender {
    * const { start, result } = await client.execute({ workflowId: 'order-1', workflowType: 'order', taskQueue: 'orders' });
    */
   async execute(options: StartOptions & { timeoutMs?: number }): Promise<{ start: Reply; result: Reply | undefined }> {
-    const namespace = options.namespace ?? 'default';
     const start = this.startCommand(options);
     const runId = start.body.type === 'StartWorkflowExecution' ? start.body.runId : null;
-    const awaitRun = (run: string | null) =>
-      this.send(this.envelope(namespace, options.workflowId, { type: 'AwaitWorkflowExecutionResult', followRuns: false }, { runId: run }), { awaitReply: true, timeoutMs: options.timeoutMs });
-    assertValid(firstProblem(() => commandProblem(start), () => (options.timeoutMs === undefined ? null : waitProblem(options.timeoutMs, 'timeoutMs'))));
-    const started = this.send(start, { awaitReply: true });
-    const waited = awaitRun(runId);
+    const awaitRun = (run: string | null) => ({
+      command: this.envelope(start.namespace, options.workflowId, { type: 'AwaitWorkflowExecutionResult', followRuns: false }, { runId: run }),
+      awaitReply: true,
+      timeoutMs: options.timeoutMs,
+    });
+    const [started, waited] = await this.sendTogether([{ command: start, awaitReply: true }, awaitRun(runId)]);
     // The start's answer decides which wait counts: a refused start's wait answers RunNotFound.
-    waited.catch(() => undefined);
-    const startReply = (await started)!;
+    const startReply = (await started!)!;
     if (startReply.kind !== 'StartAccepted' && startReply.kind !== 'AlreadyStarted') return { start: startReply, result: undefined };
-    const result = startReply.runId === runId || startReply.runId === null ? await waited : await awaitRun(startReply.runId);
-    return { start: startReply, result };
+    if (startReply.runId === runId || startReply.runId === null) return { start: startReply, result: await waited! };
+    const [other] = await this.sendTogether([awaitRun(startReply.runId)]);
+    return { start: startReply, result: await other! };
   }
 
   private startCommand(options: StartOptions): Command {
