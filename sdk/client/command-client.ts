@@ -142,25 +142,29 @@ export class CommandClient implements CommandSender {
   }
 
   /**
-   * Starts a workflow and waits for the run to close, in one write: the start and the wait for the
-   * run it starts go to the command topic together, and the engine applies them in order (mostly in
-   * one transaction), so the wait costs no round trip of its own. A start answered with another run
-   * (a deduplicated retry, or conflict policy `UseExisting`) waits for that run instead.
-   * @returns the start's reply and, unless the start was refused, the run's closing reply
-   *   (`Result`, or `Error` when the wait ran out of `timeoutMs`, default 30 s)
+   * Starts a workflow and waits for it to close, in one write: the start and the wait for the run
+   * it starts go to the command topic together, and the engine applies them in order (mostly in one
+   * transaction), so the wait costs no round trip of its own. A start answered with another run (a
+   * deduplicated retry, or conflict policy `UseExisting`) waits for that run instead. The wait
+   * follows the run's continuations (continue-as-new, retries, cron) unless `followRuns` is false.
+   * @returns the start's reply and, unless the start was refused, the closing reply (`Result`)
    * @throws InvalidArgumentError before anything is written, as {@link start} does
+   * @throws ReplyTimeoutError when the workflow has not closed within `timeoutMs` (default 30 s,
+   *   one deadline for the whole call; the start may have been applied); its `target` names the workflow
    * @example
    * const { start, result } = await client.execute({ workflowId: 'order-1', workflowType: 'order', taskQueue: 'orders' });
    */
-  async execute(options: StartOptions & { timeoutMs?: number }): Promise<{ start: Reply; result: Reply | undefined }> {
+  async execute(options: StartOptions & { timeoutMs?: number; followRuns?: boolean }): Promise<{ start: Reply; result: Reply | undefined }> {
     const start = this.startCommand(options);
     const runId = start.body.type === 'StartWorkflowExecution' ? start.body.runId : null;
+    const timeoutMs = options.timeoutMs ?? 30_000;
+    const deadline = performance.now() + timeoutMs;
     const awaitRun = (run: string | null) => ({
-      command: this.envelope(start.namespace, options.workflowId, { type: 'AwaitWorkflowExecutionResult', followRuns: false }, { runId: run }),
+      command: this.envelope(start.namespace, options.workflowId, { type: 'AwaitWorkflowExecutionResult', followRuns: options.followRuns ?? true }, { runId: run }),
       awaitReply: true,
-      timeoutMs: options.timeoutMs,
+      timeoutMs: Math.max(1, Math.ceil(deadline - performance.now())),
     });
-    const [started, waited] = await this.sendTogether([{ command: start, awaitReply: true }, awaitRun(runId)]);
+    const [started, waited] = await this.sendTogether([{ command: start, awaitReply: true, timeoutMs }, awaitRun(runId)]);
     // The start's answer decides which wait counts: a refused start's wait answers RunNotFound.
     const startReply = (await started!)!;
     if (startReply.kind !== 'StartAccepted' && startReply.kind !== 'AlreadyStarted') return { start: startReply, result: undefined };

@@ -90,11 +90,11 @@ test('globals a run defines out of sight of Object.keys — non-enumerable or sy
   assert.deepEqual(resultB, { seenBefore: { hidden: 'undefined', symbol: 'undefined', setTimeout: 'function', escape: 'function' }, seenAfterSleep: { hidden: 'hidden-b', symbol: 'hidden-b', setTimeout: 'hidden-b', escape: 'hidden-b' } });
 });
 
-test('the workflow API that runs of a context share is frozen: a run that changes an exported object or function changes it for no one', async () => {
+test('the workflow API that runs of a context share is frozen: a run that changes an exported object, function or class prototype changes it for no one', async () => {
   const history = (workflowId: string, seed: number) =>
     new HistoryBuilder({ workflowType: 'sharedApiProbe', workflowId, runId: `00000000-0000-4000-8000-00000000020${seed}`, prngSeed: seed }).start();
   const [resultA, resultB] = await interleaved(history('api-a', 1), history('api-b', 2));
-  const untouched = { abandon: 'ABANDON', marker: 'undefined' };
+  const untouched = { abandon: 'ABANDON', marker: 'undefined', prototype: 'undefined', instance: 'undefined' };
   assert.deepEqual(resultA, { seenBefore: untouched, seenAfterSleep: untouched });
   assert.deepEqual(resultB, { seenBefore: untouched, seenAfterSleep: untouched });
 });

@@ -31,7 +31,7 @@ export interface WorkerOptions {
    * heartbeat claims at once); default 200, 0 claims every attempt at once.
    */
   readonly activityClaimDelayMs?: number;
-  /** Runs the workflow worker keeps in memory; default from the heap limit (see `defaultCacheCapacity`). */
+  /** Runs the workflow worker keeps in memory; default from the heap limit (see `defaultCacheCapacity`), and fewer under memory pressure. */
   readonly maxCachedWorkflows?: number;
   readonly onWorkflowTask?: (event: { cacheHit: boolean; replayMs: number; result: string }) => void;
   readonly onActivity?: (event: ActivityEvent) => void;

@@ -84,7 +84,7 @@ async function build(workflowsPath: string): Promise<string> {
   // evaluates the user's modules afresh, so each run gets its own module state.
   return (
     `${runtime.code}\n` +
-    `Object.defineProperty(globalThis, ${JSON.stringify(RUN_FACTORY_GLOBAL)}, { value: function () {\n${sharedRuntimeGlobal}.startRun();\n${user}\n}, configurable: true });\n`
+    `Object.defineProperty(globalThis, ${JSON.stringify(RUN_FACTORY_GLOBAL)}, { value: function () {\n${sharedRuntimeGlobal}.startRun();\n${user}\n}, writable: false, configurable: false });\n`
   );
 }
 
@@ -107,21 +107,28 @@ let sharedRuntimeBuild: Promise<SharedRuntimeBuild> | undefined;
 /**
  * Builds the runtime once per process: first to learn its modules (the runtime entry and the
  * workflow API with everything they import), then as an IIFE that publishes each module's
- * namespace under its number. Exported functions, classes and plain objects are frozen (their
- * prototypes are not): the runs of a context share them.
+ * namespace under its number. Exported functions and classes, their prototypes, and exported plain
+ * objects are frozen: the runs of a context share them.
  */
 async function buildSharedRuntime(): Promise<SharedRuntimeBuild> {
+  // Metafile paths are relative to the working directory: one fixed here, not the process's at the time.
+  const workingDir = process.cwd();
   const probe = await esbuild.build({
     ...common,
-    stdin: { contents: `import ${JSON.stringify(runtimeEntry)};\nimport ${JSON.stringify(workflowApi)};\n`, resolveDir: process.cwd(), loader: 'ts' },
+    absWorkingDir: workingDir,
+    stdin: { contents: `import ${JSON.stringify(runtimeEntry)};\nimport ${JSON.stringify(workflowApi)};\n`, resolveDir: workingDir, loader: 'ts' },
     metafile: true,
     plugins: [refuseNodeBuiltins],
   });
-  const paths = Object.keys(probe.metafile!.inputs).filter((input) => !input.startsWith('<')).map((input) => resolve(input));
+  const paths = Object.keys(probe.metafile!.inputs).filter((input) => !input.startsWith('<')).map((input) => resolve(workingDir, input));
+  // Without them the user's code would bundle a copy of the API of its own, whose failures the shared runtime would not recognise.
+  for (const required of [runtimeEntry, workflowApi]) {
+    if (!paths.includes(required)) throw new Error(`the workflow runtime's build did not list ${required} among its modules`);
+  }
   const entry =
     `import { sharedRuntime } from ${JSON.stringify(runtimeEntry)};\n` +
     paths.map((path, index) => `import * as m${index} from ${JSON.stringify(path)};\n`).join('') +
-    `const freeze = (namespace) => { for (const value of Object.values(namespace)) if (typeof value === 'function' || (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype)) Object.freeze(value); };\n` +
+    `const freeze = (namespace) => { for (const value of Object.values(namespace)) { if (typeof value === 'function') { Object.freeze(value); if (value.prototype) Object.freeze(value.prototype); } else if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) Object.freeze(value); } };\n` +
     // Frozen only once published: the runtime entry's own namespace holds `sharedRuntime`.
     `sharedRuntime.modules = Object.freeze([${paths.map((_, index) => `m${index}`).join(', ')}]);\n` +
     `sharedRuntime.modules.forEach(freeze);\n` +
@@ -181,12 +188,10 @@ function importSharedModules(modules: ReadonlyMap<string, SharedModule>, workflo
 
 /** An ES module that re-exports a runtime module's instance (plain bindings, no interop copy per run). */
 function sharedModuleShim({ index, exports }: SharedModule): string {
-  const names = exports.filter((name) => name !== 'default');
-  return (
-    `const shared = ${sharedRuntimeGlobal}.modules[${index}];\n` +
-    (names.length > 0 ? `export const { ${names.join(', ')} } = shared;\n` : '') +
-    (exports.includes('default') ? 'export default shared.default;\n' : '')
-  );
+  // Every name as a string: `default` and names that are no identifiers alike.
+  const bindings = exports.map((name, i) => `const e${i} = shared[${JSON.stringify(name)}];\n`).join('');
+  const list = exports.map((name, i) => `e${i} as ${JSON.stringify(name)}`).join(', ');
+  return `const shared = ${sharedRuntimeGlobal}.modules[${index}];\n${bindings}export { ${list} };\n`;
 }
 
 /** Marks the plugin's own resolution of a path, so it does not answer itself. */

@@ -61,7 +61,9 @@ try {
   if (clients.length === 2) {
     const median = (client: SpeedOfLightClient, pick: (r: SpeedOfLightResult) => number) => {
       const sorted = results.get(client)!.map(pick).sort((a, b) => a - b);
-      return sorted[Math.floor((sorted.length - 1) / 2)]!;
+      const middle = sorted.length / 2;
+      const value = Number.isInteger(middle) ? (sorted[middle - 1]! + sorted[middle]!) / 2 : sorted[Math.floor(middle)]!;
+      return Math.round(value * 1000) / 1000;
     };
     const [a, b] = clients as [SpeedOfLightClient, SpeedOfLightClient];
     const line = (name: string, pick: (r: SpeedOfLightResult) => number) =>

@@ -25,6 +25,8 @@ export interface PlatformaticLoopOptions {
   maxBatch: number;
   loop: {
     onBatch(partition: number, messages: readonly LoopInput[], commit: TransactionCommitter, isRunning: () => boolean, committed: (last: bigint) => Promise<void>): Promise<void>;
+    /** Ends the run with `error` (a consumer failure). */
+    fail(error: unknown): void;
   };
 }
 
@@ -71,13 +73,18 @@ export async function startPlatformaticLoop(options: PlatformaticLoopOptions): P
       maxBytesPerPartition: 4 * 1024 * 1024,
       maxBytes: 16 * 1024 * 1024,
     });
-    const queues = Array.from({ length: options.partitions }, () => new PartitionQueue(options.maxBatch));
+    // Like KafkaJS, which fetches a partition again only once its batch is handled: the stream is
+    // paused while a partition holds a whole batch, so neither loop reads far ahead of its commits.
+    const queues: PartitionQueue[] = Array.from({ length: options.partitions }, () => new PartitionQueue(options.maxBatch, () => {
+      if (stream.isPaused() && queues.every((q) => !q.full)) stream.resume();
+    }));
     stream.on('data', (message) => {
       const queue = queues[message.partition]!;
       queue.push({ key: message.key ?? null, value: message.value ?? null, offset: message.offset });
+      if (queue.full) stream.pause();
       queue.drain(async (batch) => options.loop.onBatch(message.partition, batch, commit, () => running, async () => undefined));
     });
-    stream.on('error', () => undefined);
+    stream.on('error', (error) => options.loop.fail(error));
     return stop;
   } catch (error) {
     await stop();
@@ -86,8 +93,8 @@ export async function startPlatformaticLoop(options: PlatformaticLoopOptions): P
 }
 
 function toMessage(output: LoopOutput): { topic: string; key?: Buffer; value: Buffer; partition: number } {
-  const key = output.key === null ? undefined : Buffer.from(output.key);
-  return { topic: output.topic, ...(key ? { key } : {}), value: Buffer.from(output.value), partition: output.partition };
+  const bytes = (data: Buffer | string) => (typeof data === 'string' ? Buffer.from(data) : data);
+  return { topic: output.topic, ...(output.key === null ? {} : { key: bytes(output.key) }), value: bytes(output.value), partition: output.partition };
 }
 
 /** One partition's records waiting for a transaction; one transaction at a time takes what has arrived. */
@@ -95,7 +102,15 @@ class PartitionQueue {
   private readonly waiting: LoopInput[] = [];
   private draining = false;
 
-  constructor(private readonly maxBatch: number) {}
+  constructor(
+    private readonly maxBatch: number,
+    private readonly onTaken: () => void,
+  ) {}
+
+  /** A whole batch waits. */
+  get full(): boolean {
+    return this.waiting.length >= this.maxBatch;
+  }
 
   push(input: LoopInput): void {
     this.waiting.push(input);
@@ -107,7 +122,11 @@ class PartitionQueue {
     // Let the rest of the fetched records arrive before the first transaction takes its batch.
     setImmediate(async () => {
       try {
-        while (this.waiting.length > 0) await commit(this.waiting.splice(0, this.maxBatch));
+        while (this.waiting.length > 0) {
+          const batch = this.waiting.splice(0, this.maxBatch);
+          this.onTaken();
+          await commit(batch);
+        }
       } catch {
         // The loop records the failure and ends the run.
       } finally {

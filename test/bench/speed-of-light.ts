@@ -16,7 +16,6 @@ import { randomBytes } from 'node:crypto';
 import type { Consumer, Producer } from 'kafkajs';
 import { Kafka, logLevel } from '../../topics/log/kafka/kafkajs.js';
 import { producerWithCachedCoordinator } from '../../topics/log/kafka/transaction-coordinator-cache.js';
-import { startPlatformaticLoop } from './speed-of-light-platformatic.js';
 
 /** Options of {@link runSpeedOfLight}. */
 export interface SpeedOfLightOptions {
@@ -131,6 +130,8 @@ export async function runSpeedOfLight(options: SpeedOfLightOptions): Promise<Spe
     loop = running;
     progress(`loop on ${client}: ${partitions} partition(s), up to ${maxBatch} records per transaction`);
     if (client === 'platformatic') {
+      // Loaded only for this comparison: the package is a development dependency of the benchmark.
+      const { startPlatformaticLoop } = await import('./speed-of-light-platformatic.js');
       stopClient = await startPlatformaticLoop({ brokers: options.brokers, run, topics, partitions, maxBatch, loop: running });
     } else {
       stopClient = await startKafkaJsLoop(kafka, run, topics, partitions, running);
@@ -185,7 +186,11 @@ async function startKafkaJsLoop(kafka: Kafka, run: string, topics: { input: stri
       const tx = await producers[partition]!.transaction();
       try {
         const byTopic = new Map<string, Array<{ key: Buffer | string | null; value: Buffer | string; partition: number }>>();
-        for (const { topic, ...message } of outputs) byTopic.set(topic, [...(byTopic.get(topic) ?? []), message]);
+        for (const { topic, key, value, partition } of outputs) {
+          const messages = byTopic.get(topic);
+          if (messages) messages.push({ key, value, partition });
+          else byTopic.set(topic, [{ key, value, partition }]);
+        }
         await tx.sendBatch({ acks: -1, topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })) });
         await tx.commit();
       } catch (error) {
@@ -362,7 +367,8 @@ class Loop {
     };
   }
 
-  private fail(error: unknown): void {
+  /** Ends the run with `error` (once). */
+  fail(error: unknown): void {
     if (this.failed) return;
     this.failed = true;
     this.settle.reject(error);

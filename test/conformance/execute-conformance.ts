@@ -6,6 +6,7 @@ import { resultOf, startTestEngine, type TestEngine } from '../support/test-engi
 import { uniqueName } from '../support/test-env.js';
 
 const TIMERS = fileURLToPath(new URL('../workflows/timers.ts', import.meta.url));
+const POLLERS = fileURLToPath(new URL('../workflows/continue-as-new.ts', import.meta.url));
 
 /**
  * `CommandClient.execute`: a start and the wait for the run it starts, written together. The
@@ -15,7 +16,14 @@ const TIMERS = fileURLToPath(new URL('../workflows/timers.ts', import.meta.url))
 export function executeConformance(backend: 'kafka' | 'embedded'): void {
   let t: TestEngine;
   before(async () => {
-    t = await startTestEngine(backend, { shards: 2, workers: false, extraWorkers: [{ taskQueue: 'timers', workflowsPath: TIMERS }] });
+    t = await startTestEngine(backend, {
+      shards: 2,
+      workers: false,
+      extraWorkers: [
+        { taskQueue: 'timers', workflowsPath: TIMERS },
+        { taskQueue: 'pollers', workflowsPath: POLLERS },
+      ],
+    });
   });
   after(async () => t.stop());
 
@@ -40,12 +48,26 @@ export function executeConformance(backend: 'kafka' | 'embedded'): void {
 
   test('execute under conflict policy UseExisting while the workflow runs waits for the running run and starts none', async () => {
     const id = uniqueName('execute-existing');
-    const running = await t.start('sleeper', 'timers', id, [400]);
+    const running = await t.start('sleeper', 'timers', id, [2_000]);
     const { start, result } = await t.engine.client.execute(sleeper(id, 10, 'UseExisting'));
     assert.equal(start.kind, 'AlreadyStarted');
     assert.equal(start.runId, running);
     assert.equal(result?.runId, running);
-    assert.ok(resultOf<{ sleptMs: number }>(t.engine, result!).sleptMs >= 400, "the running run's result (400 ms), not a new run's (10 ms)");
+    assert.ok(resultOf<{ sleptMs: number }>(t.engine, result!).sleptMs >= 2_000, "the running run's result (2 s), not a new run's (10 ms)");
+    const runs = [...(await readHistories(t.engine.log, t.engine.catalog)).keys()].filter((key) => key.startsWith(`${id}/`));
+    assert.deepEqual(runs, [`${id}/${running}`], 'no second run');
+  });
+
+  test('execute of a workflow that continues as new answers with the last run of the chain, unless followRuns is false', async () => {
+    const state = { done: 0, total: 6, perRun: 2, pauseEvery: 1, heedSuggestion: false, runs: 0 };
+    const poller = (workflowId: string) => ({ workflowId, workflowType: 'poller', taskQueue: 'pollers', args: [state] });
+    const followed = await t.engine.client.execute(poller(uniqueName('execute-chain')));
+    assert.equal(followed.result?.executionStatus, 'Completed');
+    assert.notEqual(followed.result?.runId, followed.start.runId, 'the last run of the chain answered');
+    assert.deepEqual(resultOf<{ done: number; runs: number }>(t.engine, followed.result!), { done: 6, runs: 3, firstExecutionRunId: followed.start.runId });
+    const first = await t.engine.client.execute({ ...poller(uniqueName('execute-first')), followRuns: false });
+    assert.equal(first.result?.executionStatus, 'ContinuedAsNew');
+    assert.equal(first.result?.runId, first.start.runId);
   });
 
   test('execute refused by conflict policy Fail answers the refusal and no result, and leaves the running run alone', async () => {

@@ -1,4 +1,4 @@
-import { ActivityCancellationType, proxyActivities, sleep, workflowInfo } from '../../workflow/index.js';
+import { ActivityCancellationType, ApplicationFailure, proxyActivities, sleep, workflowInfo } from '../../workflow/index.js';
 
 /** Module state: each run evaluates the user's modules afresh, so each run counts from zero. */
 let starts = 0;
@@ -58,13 +58,25 @@ export async function nonConfigurableGlobalProbe(): Promise<string> {
  */
 export async function sharedApiProbe(): Promise<Record<string, unknown>> {
   const id = workflowInfo().workflowId;
-  const seenBefore = { abandon: ActivityCancellationType.ABANDON, marker: String((proxyActivities as unknown as Record<string, unknown>).markedByARun) };
-  try {
-    (ActivityCancellationType as Record<string, string>).ABANDON = id;
-    (proxyActivities as unknown as Record<string, unknown>).markedByARun = id;
-  } catch {
-    // Frozen: strict-mode code is told so; either way the change does not happen.
+  const marked = (target: object) => String((target as Record<string, unknown>).markedByARun);
+  const seen = () => ({
+    abandon: ActivityCancellationType.ABANDON,
+    marker: marked(proxyActivities),
+    prototype: marked(ApplicationFailure.prototype),
+    instance: marked(ApplicationFailure.create({ message: 'probe' })),
+  });
+  const seenBefore = seen();
+  for (const change of [
+    () => ((ActivityCancellationType as Record<string, string>).ABANDON = id),
+    () => ((proxyActivities as unknown as Record<string, unknown>).markedByARun = id),
+    () => ((ApplicationFailure.prototype as unknown as Record<string, unknown>).markedByARun = id),
+  ]) {
+    try {
+      change();
+    } catch {
+      // Frozen: strict-mode code is told so; either way the change does not happen.
+    }
   }
   await sleep(1_000);
-  return { seenBefore, seenAfterSleep: { abandon: ActivityCancellationType.ABANDON, marker: String((proxyActivities as unknown as Record<string, unknown>).markedByARun) } };
+  return { seenBefore, seenAfterSleep: seen() };
 }
