@@ -14,6 +14,8 @@ import type { LoopInput, LoopOutput, TransactionCommitter } from './speed-of-lig
  * default second stalls a shard, and 20 ms cost a fifth of the transactions of small batches here.
  */
 const RETRY = { retries: 12, retryDelay: 5 };
+/** One partition's fetch, as the kafkajs loop sets it. */
+const FETCH_BYTES_PER_PARTITION = 4 * 1024 * 1024;
 
 /** What {@link startPlatformaticLoop} needs of the run. */
 export interface PlatformaticLoopOptions {
@@ -70,12 +72,13 @@ export async function startPlatformaticLoop(options: PlatformaticLoopOptions): P
       isolationLevel: FetchIsolationLevels.READ_COMMITTED,
       // As the engine's consumer: 100 ms fetch wait, 4 MiB per partition.
       maxWaitTime: 100,
-      maxBytesPerPartition: 4 * 1024 * 1024,
-      maxBytes: 16 * 1024 * 1024,
+      maxBytesPerPartition: FETCH_BYTES_PER_PARTITION,
+      maxBytes: 4 * FETCH_BYTES_PER_PARTITION,
     });
-    // Like KafkaJS, which fetches a partition again only once its batch is handled: the stream is
-    // paused while a partition holds a whole batch, so neither loop reads far ahead of its commits.
-    const queues: PartitionQueue[] = Array.from({ length: options.partitions }, () => new PartitionQueue(options.maxBatch, () => {
+    // Like KafkaJS, which holds one fetched batch of a partition (up to 4 MiB) and fetches it again
+    // only once that batch is handled: the stream is paused while a partition holds 4 MiB, so
+    // neither loop reads further ahead of its commits than the other.
+    const queues: PartitionQueue[] = Array.from({ length: options.partitions }, () => new PartitionQueue(options.maxBatch, FETCH_BYTES_PER_PARTITION, () => {
       if (stream.isPaused() && queues.every((q) => !q.full)) stream.resume();
     }));
     stream.on('data', (message) => {
@@ -100,20 +103,23 @@ function toMessage(output: LoopOutput): { topic: string; key?: Buffer; value: Bu
 /** One partition's records waiting for a transaction; one transaction at a time takes what has arrived. */
 class PartitionQueue {
   private readonly waiting: LoopInput[] = [];
+  private waitingBytes = 0;
   private draining = false;
 
   constructor(
     private readonly maxBatch: number,
+    private readonly maxBytes: number,
     private readonly onTaken: () => void,
   ) {}
 
-  /** A whole batch waits. */
+  /** A fetch's worth of records waits. */
   get full(): boolean {
-    return this.waiting.length >= this.maxBatch;
+    return this.waitingBytes >= this.maxBytes;
   }
 
   push(input: LoopInput): void {
     this.waiting.push(input);
+    this.waitingBytes += input.value?.length ?? 0;
   }
 
   drain(commit: (batch: LoopInput[]) => Promise<void>): void {
@@ -124,6 +130,7 @@ class PartitionQueue {
       try {
         while (this.waiting.length > 0) {
           const batch = this.waiting.splice(0, this.maxBatch);
+          for (const input of batch) this.waitingBytes -= input.value?.length ?? 0;
           this.onTaken();
           await commit(batch);
         }
