@@ -134,7 +134,7 @@ async function buildSharedRuntime(): Promise<SharedRuntimeBuild> {
     `sharedRuntime.modules.forEach(freeze);\n` +
     `Object.defineProperty(globalThis, ${JSON.stringify(SHARED_RUNTIME_GLOBAL)}, { value: Object.freeze(sharedRuntime), enumerable: false, writable: false, configurable: false });\n`;
   const code = await esbuildOrExplain(runtimeEntry, {
-    stdin: { contents: entry, resolveDir: process.cwd(), sourcefile: 'logbook-runtime-entry.ts', loader: 'ts' },
+    stdin: { contents: entry, resolveDir: workingDir, sourcefile: 'logbook-runtime-entry.ts', loader: 'ts' },
     plugins: [refuseNodeBuiltins],
   });
   // Each module's export names, read from one evaluation: the user's bundle binds them once per run.
