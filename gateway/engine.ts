@@ -23,7 +23,7 @@ import type { ShardTransition } from '../processors/shard-runtime/shard-lifecycl
 import { ShardHealth } from '../processors/shard-runtime/shard-health.js';
 import { ShardState } from '../processors/shard-runtime/shard-lifecycle.js';
 import { claimStores } from '../processors/shard-runtime/store-identity.js';
-import { ReplyListener } from '../processors/reply-listener.js';
+import { ReplyListener } from '../topics/replies/reply-listener.js';
 import type { BatchResult } from '../processors/shard-runtime/batch-commit.js';
 import { eventStoreKey, Keyspace } from '../processors/shard-runtime/store-layout.js';
 import { isStoreClosedError } from '../state-stores/kv-store.js';

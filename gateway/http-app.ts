@@ -1,5 +1,5 @@
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
-import { ReplyTimeoutError } from '../processors/reply-listener.js';
+import { ReplyTimeoutError } from '../topics/replies/reply-listener.js';
 import type { Registry } from 'prom-client';
 import { LogbookError } from '../topics/errors.js';
 import type { Reply } from '../topics/schemas/reply/index.js';

@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import { TokenBuckets } from '../processors/namespaces/token-bucket.js';
+import { TokenBuckets } from '../topics/namespaces/token-bucket.js';
 import type { Engine } from './engine.js';
 import { HttpError } from './http-errors.js';
 

@@ -47,14 +47,49 @@ const OWNERS: ReadonlyArray<{ pkg: RegExp; allowed: (file: string) => boolean; w
 
 /** What the pure history state machine may not touch. */
 const IMPURE = [/^node:/, /^(fs|net|http|https|child_process|crypto|timers|os|worker_threads)$/, /^kafkajs/, /^classic-level$/, /^express$/];
-/** What the state machine may import: itself, the pure contract types and the validation rules. */
-const PURE_TARGETS = ['processors/history/', 'topics/schemas/', 'topics/payload/', 'topics/errors', 'topics/validation/'];
+/** What the state machine may import: itself, the pure contract types, the validation rules and cron expressions. */
+const PURE_TARGETS = ['processors/history/', 'topics/schemas/', 'topics/payload/', 'topics/errors', 'topics/validation/', 'topics/cron/'];
 /** What the validation rules may import: themselves and the contract types (the clients, the gateway and the state machine all use them). */
 const VALIDATION_TARGETS = ['topics/validation/', 'topics/schemas/', 'topics/errors'];
 const IMPURE_CALLS = /\b(Date\.now|new Date\(\s*\)|Math\.random|setTimeout|setInterval|performance\.now|process\.)/;
 
-function violations(file: string, source: string): string[] {
+/**
+ * Which folders each folder's code may import (its own always): the contract depends on nothing,
+ * the engine on the contract and the stores, the SDK on the contract alone (a worker or client
+ * process loads no engine code), and the gateway assembles them all. Tests may import anything.
+ */
+const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
+  topics: [],
+  'state-stores': ['topics'],
+  processors: ['topics', 'state-stores'],
+  sdk: ['topics'],
+  examples: ['sdk', 'topics'],
+  gateway: ['topics', 'state-stores', 'processors', 'sdk', 'examples'],
+};
+/** Single files a folder may import against the rule above, each with the reason. */
+const DIRECTION_EXCEPTIONS: ReadonlyArray<{ from: string; to: string; why: string }> = [
+  { from: 'topics/log/embedded/', to: 'state-stores/kv-store', why: 'the embedded log keeps its partitions in the LevelDB wrapper' },
+];
+
+function directionViolations(file: string, source: string): string[] {
+  const folder = file.split('/')[0]!;
+  const allowed = MAY_IMPORT[folder];
+  if (!allowed || file.endsWith('.test.ts')) return [];
   const problems: string[] = [];
+  for (const spec of importsOf(source)) {
+    if (!spec.startsWith('.')) continue;
+    const target = posix.join(posix.dirname(file), spec);
+    const targetFolder = target.split('/')[0]!;
+    if (targetFolder === folder || allowed.includes(targetFolder)) continue;
+    if (DIRECTION_EXCEPTIONS.some((e) => file.startsWith(e.from) && target.replace(/\.js$/, '') === e.to)) continue;
+    const may = allowed.length ? allowed.map((f) => `${f}/`).join(', ') : 'nothing outside itself';
+    problems.push(`${file} imports ${target}: ${folder}/ may import ${may}`);
+  }
+  return problems;
+}
+
+function violations(file: string, source: string): string[] {
+  const problems: string[] = directionViolations(file, source);
   for (const spec of importsOf(source)) {
     for (const owner of OWNERS) {
       if (owner.pkg.test(spec) && !owner.allowed(file)) problems.push(`${file} imports ${spec}: ${owner.why}`);
@@ -84,7 +119,7 @@ function violations(file: string, source: string): string[] {
   return problems;
 }
 
-test('each of kafkajs, classic-level and express is imported only behind the interface that owns it, and the state machine and the validation rules are pure', async () => {
+test('each of kafkajs, classic-level and express is imported only behind the interface that owns it, imports point from the SDK and the engine to the contract and never back, and the state machine and the validation rules are pure', async () => {
   const problems: string[] = [];
   for (const file of await sourceFiles()) problems.push(...violations(file, await readFile(join(root, file), 'utf8')));
   assert.deepEqual(problems, []);
@@ -101,4 +136,17 @@ test('the architecture rules catch an engine file importing kafkajs, a state mac
   assert.equal(violations('topics/validation/rules.ts', "import { readFile } from 'node:fs';").length, 1);
   assert.equal(violations('topics/validation/rules.ts', "import type { Log } from '../log/log.js';").length, 1);
   assert.equal(violations('topics/validation/rules.ts', "import type { Command } from '../schemas/command/index.js';").length, 0);
+});
+
+test('the architecture rules catch the SDK importing the engine or the gateway, and the contract importing the engine', () => {
+  assert.deepEqual(violations('sdk/worker/activity-worker.ts', "import { NamespaceRegistry } from '../../processors/namespaces/namespace-registry.js';"), [
+    'sdk/worker/activity-worker.ts imports processors/namespaces/namespace-registry.js: sdk/ may import topics/',
+  ]);
+  assert.equal(violations('sdk/client/log-client.ts', "import { startEngine } from '../../gateway/engine.js';").length, 1);
+  assert.equal(violations('sdk/client/log-client.ts', "import { ReplyListener } from '../../topics/replies/reply-listener.js';").length, 0);
+  assert.equal(violations('topics/catalog.ts', "import { ShardProcessor } from '../processors/shard-processor.js';").length, 1);
+  assert.equal(violations('processors/shard.ts', "import { Worker } from '../sdk/worker/worker.js';").length, 1);
+  assert.equal(violations('topics/log/embedded/embedded-log.ts', "import { openKvStore } from '../../../state-stores/kv-store.js';").length, 0);
+  assert.equal(violations('gateway/engine.ts', "import { Worker } from '../sdk/worker/worker.js';").length, 0);
+  assert.equal(violations('sdk/worker/worker.test.ts', "import { startEngine } from '../../gateway/engine.js';").length, 0);
 });

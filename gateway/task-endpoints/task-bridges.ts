@@ -7,7 +7,7 @@ import type { Command, CommandBody } from '../../topics/schemas/command/index.js
 import { commandProblem } from '../../topics/validation/index.js';
 import type { WorkflowTask } from '../../topics/schemas/workflow-task/index.js';
 import { activityTaskCodec, commandCodec, EncodeError, workflowTaskCodec } from '../../topics/serde/index.js';
-import { ReplyTimeoutError } from '../../processors/reply-listener.js';
+import { ReplyTimeoutError } from '../../topics/replies/reply-listener.js';
 import type { Engine } from '../engine.js';
 import { HttpError } from '../http-errors.js';
 import { CancellationWatch } from './cancellation-watch.js';

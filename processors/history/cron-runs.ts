@@ -11,7 +11,7 @@ import type { Payload } from '../../topics/payload/payload.js';
 import type { StartWorkflowExecutionRequest } from '../../topics/schemas/command/index.js';
 import type { Failure } from '../../topics/schemas/common/v1-records.js';
 import type { Ctx } from './context.js';
-import { CronExpressionError, nextCronTime, parseCronExpression } from './cron-expression.js';
+import { CronExpressionError, nextCronTime, parseCronExpression } from '../../topics/cron/cron-expression.js';
 import { handOverToNewRun } from './run-handover.js';
 
 /** Why a start's cron schedule cannot be used, or null (also null without one). */

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import type { Command, StartWorkflowExecutionRequest, WorkflowCommand } from '../../topics/schemas/command/index.js';
 import { applyCommand } from './apply-command.js';
 import { HistoryDriver, json, scheduleActivity, startBody, T0 } from './test-kit.js';
-import { encodeUpdateWithStart, UPDATE_WITH_START_HEADER } from './update-with-start.js';
+import { encodeUpdateWithStart, UPDATE_WITH_START_HEADER } from '../../topics/schemas/command/update-with-start-header.js';
 
 /** A start command as a raw producer could write it: any namespace, any fields. */
 function rawStart(namespace: string, overrides: Partial<StartWorkflowExecutionRequest> = {}, workflowId = 'w1'): Command {

@@ -9,9 +9,7 @@
  * @module
  */
 import type { Command, StartWorkflowExecutionRequest } from '../../topics/schemas/command/index.js';
-import type { UpdateWorkflowExecutionLifecycleStage } from '../../topics/schemas/common/v1-enums.js';
-import type { UpdateRequest } from '../../topics/schemas/common/v1-records.js';
-import type { Payload } from '../../topics/payload/payload.js';
+import { decodeUpdateWithStart, UPDATE_WITH_START_HEADER } from '../../topics/schemas/command/update-with-start-header.js';
 import type { MutableStateSnapshot } from '../../topics/schemas/mutable-state-snapshot/index.js';
 import { firstProblem, identifierProblem } from '../../topics/validation/index.js';
 import type { HistoryConfig } from './config.js';
@@ -21,41 +19,6 @@ import { oversizedInputRejection } from './payload-limits.js';
 import { applyStart, type StartCommand } from './start.js';
 import { RejectionCode, type Transition } from './transition.js';
 import { updateMessagesOf, updateWorkflow } from './updates.js';
-
-/** Header key of the start request that carries the update (JSON, see {@link encodeUpdateWithStart}). */
-export const UPDATE_WITH_START_HEADER = 'logbook.update-with-start';
-
-/** The update an update-with-start delivers. */
-export interface EmbeddedUpdate {
-  request: UpdateRequest;
-  waitForStage: UpdateWorkflowExecutionLifecycleStage;
-}
-
-type PayloadJson = { metadata: Record<string, string>; data: string };
-type EmbeddedJson = Omit<UpdateRequest, 'header' | 'args'> & { waitForStage: UpdateWorkflowExecutionLifecycleStage; args: PayloadJson[] };
-
-/** The header entry that turns a start request into an update-with-start. */
-export function encodeUpdateWithStart(update: EmbeddedUpdate): Payload {
-  const { updateId, identity, name } = update.request;
-  const args = update.request.args.map((p) => ({
-    metadata: Object.fromEntries(Object.entries(p.metadata).map(([k, v]) => [k, v.toString('base64')])), data: p.data.toString('base64'),
-  }));
-  const json: EmbeddedJson = { updateId, identity, name, waitForStage: update.waitForStage, args };
-  return { metadata: {}, data: Buffer.from(JSON.stringify(json), 'utf8') };
-}
-
-function decodeUpdateWithStart(payload: Payload): EmbeddedUpdate | null {
-  try {
-    const json = JSON.parse(payload.data.toString('utf8')) as EmbeddedJson;
-    const args = json.args.map((p) => ({
-      metadata: Object.fromEntries(Object.entries(p.metadata).map(([k, v]) => [k, Buffer.from(v, 'base64')])), data: Buffer.from(p.data, 'base64'),
-    }));
-    if (typeof json.updateId !== 'string' || typeof json.name !== 'string' || (json.waitForStage !== 'Accepted' && json.waitForStage !== 'Completed')) return null;
-    return { request: { updateId: json.updateId, identity: String(json.identity ?? ''), name: json.name, header: {}, args }, waitForStage: json.waitForStage };
-  } catch {
-    return null;
-  }
-}
 
 /** True for a StartWorkflowExecution that carries an update. */
 export function isUpdateWithStart(command: StartCommand): boolean {

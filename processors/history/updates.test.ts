@@ -4,7 +4,7 @@ import type { WorkflowCommand } from '../../topics/schemas/command/index.js';
 import type { UpdateRequest } from '../../topics/schemas/common/v1-records.js';
 import { defaultHistoryConfig, type HistoryConfig } from './config.js';
 import { failure, HistoryDriver, json, scheduleActivity } from './test-kit.js';
-import { encodeUpdateWithStart, UPDATE_WITH_START_HEADER } from './update-with-start.js';
+import { encodeUpdateWithStart, UPDATE_WITH_START_HEADER } from '../../topics/schemas/command/update-with-start-header.js';
 
 const request = (updateId: string, name = 'addItem', args = [json(updateId)]): UpdateRequest => ({ updateId, identity: 'client', name, header: {}, args });
 

@@ -1,7 +1,7 @@
 import type { TopicCatalog } from '../../topics/catalog.js';
 import { LogbookError } from '../../topics/errors.js';
 import type { Log, LogRecord } from '../../topics/log/log.js';
-import { CompactedTopicTail } from '../compacted-topic-tail.js';
+import { CompactedTopicTail } from '../../topics/log/compacted-topic-tail.js';
 import { InvalidArgumentError } from '../../topics/validation/index.js';
 import { parseIngressMappings, type IngressMapping } from './ingress-mapping.js';
 

@@ -9,7 +9,7 @@ import type { Reply } from '../../topics/schemas/reply/index.js';
 import type { Serde } from '../../topics/serde/index.js';
 import { assertValid, commandProblem, firstProblem, identifierProblem, namespaceProblem, optionalIdentifierProblem, waitProblem } from '../../topics/validation/index.js';
 import { commandCodec } from '../../topics/serde/index.js';
-import { ReplyTimeoutError, type ReplyListener } from '../../processors/reply-listener.js';
+import { ReplyTimeoutError, type ReplyListener } from '../../topics/replies/reply-listener.js';
 import { QuerySender, type QueryOptions } from './query-sender.js';
 import type { RunLocator } from './query-target.js';
 import type { StartOptions } from './start-options.js';

@@ -4,7 +4,7 @@ import type { DataConverter } from '../../topics/payload/index.js';
 import { defaultDataConverter } from '../../topics/payload/index.js';
 import type { Serde } from '../../topics/serde/index.js';
 import { SingleObjectSerde } from '../../topics/serde/index.js';
-import { ReplyListener } from '../../processors/reply-listener.js';
+import { ReplyListener } from '../../topics/replies/reply-listener.js';
 import { CommandClient } from './command-client.js';
 import type { RunLocator } from './query-target.js';
 

@@ -9,7 +9,7 @@ import type { QueryTask } from '../../topics/schemas/query-task/index.js';
 import type { Reply } from '../../topics/schemas/reply/index.js';
 import type { Serde } from '../../topics/serde/index.js';
 import { queryTaskCodec } from '../../topics/serde/index.js';
-import { ReplyTimeoutError, type ReplyListener } from '../../processors/reply-listener.js';
+import { ReplyTimeoutError, type ReplyListener } from '../../topics/replies/reply-listener.js';
 import { TaskTopics } from '../../topics/task-topics.js';
 import { QueryFailureCode } from '../workflow/queries.js';
 import type { QueryTarget, RunLocator } from './query-target.js';

@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import type { UpdateWorkflowExecutionLifecycleStage } from '../../topics/schemas/common/v1-enums.js';
 import type { Reply } from '../../topics/schemas/reply/index.js';
-import { encodeUpdateWithStart, UPDATE_WITH_START_HEADER } from '../../processors/history/update-with-start.js';
+import { encodeUpdateWithStart, UPDATE_WITH_START_HEADER } from '../../topics/schemas/command/update-with-start-header.js';
 import type { CommandClient } from './command-client.js';
 import { startRequest, type StartOptions } from './start-options.js';
 

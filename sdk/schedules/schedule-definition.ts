@@ -6,7 +6,7 @@
  * no Node modules, no clock.
  * @module
  */
-import { CronExpressionError, parseCronExpression } from '../../processors/history/cron-expression.js';
+import { CronExpressionError, parseCronExpression } from '../../topics/cron/cron-expression.js';
 import { identifierProblem, taskQueueProblem } from '../../topics/validation/name-rules.js';
 import { durationProblem, MAX_DURATION_MS } from '../../topics/validation/value-rules.js';
 import { durationToMs } from '../workflow/duration.js';
@@ -26,7 +26,7 @@ export interface IntervalSpec {
 /** When a schedule acts: the union of its intervals and cron expressions, within start/end. */
 export interface ScheduleSpec {
   readonly intervals: readonly IntervalSpec[];
-  /** Cron expressions (UTC), see `processors/history/cron-expression.ts`. */
+  /** Cron expressions (UTC), see `topics/cron/cron-expression.ts`. */
   readonly cronExpressions: readonly string[];
   readonly startAtMs: number | null;
   readonly endAtMs: number | null;

@@ -4,7 +4,7 @@
  * workflow computes the same times on replay.
  * @module
  */
-import { nextCronTime, parseCronExpression, type CronSchedule } from '../../processors/history/cron-expression.js';
+import { nextCronTime, parseCronExpression, type CronSchedule } from '../../topics/cron/cron-expression.js';
 import type { ScheduleSpec } from './schedule-definition.js';
 
 const parsedCrons = new Map<string, CronSchedule>();

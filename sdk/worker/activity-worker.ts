@@ -4,7 +4,7 @@ import type { LogRecord } from '../../topics/log/log.js';
 import { activityControlCodec, activityTaskCodec } from '../../topics/serde/index.js';
 import type { ActivityTask } from '../../topics/schemas/activity-task/index.js';
 import { ensureTaskTopics } from '../../topics/topic-setup.js';
-import { NamespaceRegistry } from '../../processors/namespaces/namespace-registry.js';
+import { NamespaceTopic } from '../../topics/namespaces/namespace-topic.js';
 import { CancelledFailure } from '../workflow/errors.js';
 import { cancellationHelpers, runInActivityContext, type ActivityContext } from './activity-context.js';
 import { ClaimConfirmer } from './claim-confirmer.js';
@@ -98,15 +98,15 @@ export class ActivityWorker {
     const { namespace, taskQueue, identity } = this.options;
     await ensureTaskTopics(log.admin, catalog, namespace, taskQueue);
     const topics = catalog.taskTopics(namespace, taskQueue);
-    // The queue's rate is the namespace's (read live from the registry), shared by partition.
-    const { registry, release } = await NamespaceRegistry.acquire(log, catalog, this.connection.serde);
+    // The queue's rate is the namespace's (read live from the namespaces topic), shared by partition.
+    const { topic: namespaces, release } = await NamespaceTopic.acquire(log, catalog, this.connection.serde);
     this.releaseNamespaces = release;
-    // A shared registry may be a poll behind: a worker started after a change starts with it.
-    await registry.catchUp();
+    // A shared reader may be a poll behind: a worker started after a change starts with it.
+    await namespaces.catchUp();
     const partitions = (await log.admin.describeTopics([topics.activity])).get(topics.activity)?.partitions ?? 1;
     this.rate = new ActivityDispatchRate({
       ...(this.options.maxActivitiesPerSecond === undefined ? {} : { perWorker: this.options.maxActivitiesPerSecond }),
-      perQueue: () => registry.get(namespace)?.taskQueueActivitiesPerSecond[taskQueue] ?? null,
+      perQueue: () => namespaces.get(namespace)?.taskQueueActivitiesPerSecond[taskQueue] ?? null,
       share: () => (this.tasks?.assignedPartitions() ?? 0) / partitions,
     });
     this.tasks = new TaskConsumer({

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CommandBody } from '../../topics/schemas/command/index.js';
 import type { Reply } from '../../topics/schemas/reply/index.js';
-import { ReplyListener } from '../../processors/reply-listener.js';
+import { ReplyListener } from '../../topics/replies/reply-listener.js';
 import type { CommandWriter, RunRef, WorkerConnection } from './worker-connection.js';
 import { TaskHandedBackError } from './task-handed-back-error.js';
 import { writeWithRetry } from './write-retry.js';

@@ -1,4 +1,4 @@
-import { TokenBuckets } from '../../processors/namespaces/token-bucket.js';
+import { TokenBuckets } from '../../topics/namespaces/token-bucket.js';
 
 /** Where an activity worker's dispatch rates come from. */
 export interface DispatchRateSources {

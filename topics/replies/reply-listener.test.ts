@@ -3,11 +3,11 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { topicCatalog } from '../topics/catalog.js';
-import type { GroupConsumer } from '../topics/log/log.js';
-import { openLog } from '../topics/log/open-log.js';
-import { replyCodec, SingleObjectSerde } from '../topics/serde/index.js';
-import { ensureTopics } from '../topics/topic-setup.js';
+import { topicCatalog } from '../catalog.js';
+import type { GroupConsumer } from '../log/log.js';
+import { openLog } from '../log/open-log.js';
+import { replyCodec, SingleObjectSerde } from '../serde/index.js';
+import { ensureTopics } from '../topic-setup.js';
 import { ReplyListener } from './reply-listener.js';
 
 test('a reply written while the listener’s group rebalances still reaches its caller (it once sought to the end and skipped it)', async () => {

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { TopicCatalog } from '../topics/catalog.js';
-import { LogbookError } from '../topics/errors.js';
-import type { GroupConsumer, Log } from '../topics/log/log.js';
-import type { Reply } from '../topics/schemas/reply/index.js';
-import type { Serde } from '../topics/serde/index.js';
-import { replyCodec } from '../topics/serde/index.js';
+import type { TopicCatalog } from '../catalog.js';
+import { LogbookError } from '../errors.js';
+import type { GroupConsumer, Log } from '../log/log.js';
+import type { Reply } from '../schemas/reply/index.js';
+import type { Serde } from '../serde/index.js';
+import { replyCodec } from '../serde/index.js';
 
 /** A reply did not arrive in time. Retriable: the command itself may still be applied. */
 export class ReplyTimeoutError extends LogbookError {

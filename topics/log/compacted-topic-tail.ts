@@ -1,4 +1,4 @@
-import type { Log, LogRecord, Producer } from '../topics/log/log.js';
+import type { Log, LogRecord, Producer } from './log.js';
 
 /**
  * Reads a one-partition compacted topic from its start and then tails it, one read at a time,
