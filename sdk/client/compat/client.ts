@@ -1,0 +1,40 @@
+/**
+ * `Client` of `logbook/client`: Temporal's entry point for calls about workflows, on one
+ * namespace of a gateway.
+ * @module
+ */
+import { assertValid, namespaceProblem } from '../../../topics/validation/index.js';
+import { Connection } from './connection.js';
+import { WorkflowClient } from './workflow-client.js';
+
+/** Options of a {@link Client} (Temporal's `ClientOptions`, the parts Logbook has). */
+export interface ClientOptions {
+  /** Where calls go; default a lazy connection to `127.0.0.1:8233`. */
+  readonly connection?: Connection;
+  /** Default `default`. */
+  readonly namespace?: string;
+}
+
+/**
+ * The client Temporal users know: `client.workflow.start / execute / getHandle / …`.
+ *
+ * @example
+ * import { Client, Connection } from 'logbook/client';
+ * const connection = await Connection.connect({ address: '127.0.0.1:8233' });
+ * const client = new Client({ connection, namespace: 'default' });
+ * const result = await client.workflow.execute(order, { taskQueue: 'orders', workflowId: 'order-1', args: [input] });
+ */
+export class Client {
+  readonly connection: Connection;
+  readonly options: { readonly namespace: string };
+  readonly workflow: WorkflowClient;
+
+  /** @throws InvalidArgumentError for a namespace name that cannot be one */
+  constructor(options: ClientOptions = {}) {
+    const namespace = options.namespace ?? 'default';
+    assertValid(namespaceProblem(namespace));
+    this.connection = options.connection ?? Connection.lazy();
+    this.options = { namespace };
+    this.workflow = new WorkflowClient({ connection: this.connection, namespace });
+  }
+}

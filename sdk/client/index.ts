@@ -1,0 +1,18 @@
+/**
+ * `logbook/client`: the client API of Temporal's `@temporalio/client`, over a Logbook gateway.
+ * A Temporal user moves by changing `@temporalio/client` to `logbook/client`.
+ *
+ * Logbook's own clients stay beside it: `WorkflowClient` of `./workflow-client.js` (the gateway
+ * client this one is built on, answering outcomes instead of throwing) and `CommandClient` of
+ * `./command-client.js` (straight to Kafka, no gateway).
+ * @module
+ */
+export { Client, type ClientOptions } from './compat/client.js';
+export { Connection, ConnectionError, DEFAULT_GATEWAY_ADDRESS, type ConnectionOptions } from './compat/connection.js';
+export { WithStartWorkflowOperation, WorkflowClient, type WorkflowSignalWithStartOptions, type WorkflowStartOptions } from './compat/workflow-client.js';
+export { WorkflowUpdateStage, type Workflow, type WorkflowHandle, type WorkflowResultType } from './compat/workflow-handle.js';
+export type { WorkflowExecutionDescription, WorkflowExecutionInfo, WorkflowExecutionStatusName } from './compat/workflow-descriptions.js';
+export { WorkflowContinuedAsNewError, WorkflowFailedError, WorkflowNotFoundError } from './compat/workflow-errors.js';
+export { WorkflowUpdateFailedError, type WorkflowUpdateHandle } from './workflow-updates.js';
+export { WorkflowClientError as ServiceError } from './gateway-call.js';
+export * from '../common/index.js';

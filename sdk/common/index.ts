@@ -1,0 +1,22 @@
+/**
+ * `logbook/common`: what workflows, activities and clients share, named as in Temporal's
+ * `@temporalio/common` — the failure classes (one class per kind, so `instanceof` works on the
+ * client as in workflow code) and the workflow id policies.
+ * @module
+ */
+export {
+  ActivityFailure,
+  ApplicationFailure,
+  CancelledFailure,
+  ChildWorkflowFailure,
+  TerminatedFailure,
+  TimeoutFailure,
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowFailure,
+  WorkflowFailure as TemporalFailure,
+  type ApplicationFailureOptions,
+  type ChildWorkflowExecution,
+  type TimeoutType,
+} from '../workflow/errors.js';
+export type { Duration } from '../workflow/duration.js';
+export { WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from './workflow-id-policies.js';

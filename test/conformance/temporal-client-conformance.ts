@@ -1,0 +1,173 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { type Server } from 'node:http';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  CancelledFailure,
+  Client,
+  Connection,
+  ConnectionError,
+  TerminatedFailure,
+  WithStartWorkflowOperation,
+  WorkflowContinuedAsNewError,
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowFailedError,
+  WorkflowIdConflictPolicy,
+  WorkflowNotFoundError,
+  WorkflowUpdateStage,
+} from 'logbook/client';
+import * as activities from '../workflows/temporal-compatible-activities.js';
+import { addItem, approval, approve, charge, countdown, greet, rejectOrder, stage, waitForever } from '../workflows/temporal-compatible.js';
+import { startTestEngine, type TestEngine } from '../support/test-engine.js';
+import { uniqueName, waitFor } from '../support/test-env.js';
+import { addressOf, serveGateway } from '../support/http-gateway.js';
+
+/**
+ * `logbook/client` as a Temporal user calls it, against workflows that import only
+ * `logbook/workflow` and `logbook/common`, end to end on one backend through a gateway.
+ */
+
+const WORKFLOWS = fileURLToPath(new URL('../workflows/temporal-compatible.ts', import.meta.url));
+
+/** Registers the `logbook/client` tests for one backend. */
+export function temporalClientConformance(backend: 'kafka' | 'embedded'): void {
+  let t: TestEngine;
+  let server: Server;
+  let client: Client;
+  const taskQueue = uniqueName('temporal-compatible');
+
+  before(async () => {
+    t = await startTestEngine(backend, { workers: false, extraWorkers: [{ taskQueue, workflowsPath: WORKFLOWS, activities }] });
+    server = await serveGateway(t.engine);
+    // Temporal's form of an address: host:port, no scheme.
+    const connection = await Connection.connect({ address: addressOf(server).replace('http://', '') });
+    client = new Client({ connection, namespace: 'default' });
+  });
+  after(async () => {
+    server.close();
+    await t.stop();
+  });
+
+  test('execute by the workflow function returns its value, and start by name gives a handle whose result() is the value', async () => {
+    assert.equal(await client.workflow.execute(greet, { taskQueue, workflowId: uniqueName('greet'), args: ['Temporal'] }), 'Hello, Temporal!');
+    const handle = await client.workflow.start('greet', { taskQueue, workflowId: uniqueName('greet'), args: ['Kafka'] });
+    assert.ok(handle.firstExecutionRunId);
+    assert.equal(await handle.result(), 'Hello, Kafka!');
+  });
+
+  test('signal, query and update by their definitions; describe in Temporal shape (status name, Date times, history length)', async () => {
+    const handle = await client.workflow.start(approval, { taskQueue, workflowId: uniqueName('approval') });
+    assert.equal(await handle.query(stage), 'waiting for approval');
+    assert.equal(await handle.executeUpdate(addItem, { args: ['book'] }), 1);
+    const accepted = await handle.startUpdate(addItem, { args: ['pen'], waitForStage: WorkflowUpdateStage.ACCEPTED });
+    assert.equal(await accepted.result(), 2);
+    const running = await handle.describe();
+    assert.deepEqual(running.status, { code: 1, name: 'RUNNING' });
+    assert.equal(running.type, 'approval');
+    assert.equal(running.taskQueue, taskQueue);
+    assert.ok(running.startTime instanceof Date && running.startTime.getTime() > Date.now() - 600_000);
+    await handle.signal(approve, 'ada');
+    assert.equal(await handle.result(), 'approved by ada with 2 items');
+    const closed = await handle.describe();
+    assert.equal(closed.status.name, 'COMPLETED');
+    assert.ok(closed.closeTime instanceof Date);
+    assert.ok(closed.historyLength > 5);
+    const { events } = await handle.fetchHistory();
+    assert.equal((events[0] as { attributes: { type: string } }).attributes.type, 'WorkflowExecutionStarted');
+  });
+
+  test('a run that fails with an ApplicationFailure throws WorkflowFailedError whose cause keeps its type, details and non-retryable flag', async () => {
+    const orderId = uniqueName('order');
+    const error = await client.workflow.execute(rejectOrder, { taskQueue, workflowId: orderId, args: [orderId] }).catch((e: unknown) => e);
+    assert.ok(error instanceof WorkflowFailedError, `got ${String(error)}`);
+    assert.ok(error.cause instanceof ApplicationFailure);
+    assert.equal(error.cause.type, 'OrderRejected');
+    assert.equal(error.cause.message, `order ${orderId} rejected`);
+    assert.equal(error.cause.nonRetryable, true);
+    assert.deepEqual(error.cause.details, [{ orderId }]);
+  });
+
+  test('an activity failure that fails the run arrives as WorkflowFailedError → ActivityFailure → the activity\'s ApplicationFailure', async () => {
+    const error = await client.workflow.execute(charge, { taskQueue, workflowId: uniqueName('charge'), args: ['declined'] }).catch((e: unknown) => e);
+    assert.ok(error instanceof WorkflowFailedError, `got ${String(error)}`);
+    assert.ok(error.cause instanceof ActivityFailure, `cause ${String(error.cause)}`);
+    assert.ok(error.cause.cause instanceof ApplicationFailure);
+    assert.equal(error.cause.cause.type, 'CardDeclined');
+    assert.equal(error.cause.cause.message, 'card declined was declined');
+    assert.equal(await client.workflow.execute(charge, { taskQueue, workflowId: uniqueName('charge'), args: ['visa'] }), 'charged visa');
+  });
+
+  test('result() follows continue-as-new to the last run; with followRuns false it throws WorkflowContinuedAsNewError naming the next run', async () => {
+    const workflowId = uniqueName('countdown');
+    const handle = await client.workflow.start(countdown, { taskQueue, workflowId, args: [1, 3] });
+    assert.equal(await handle.result(), 3);
+    const first = client.workflow.getHandle(workflowId, handle.firstExecutionRunId, { followRuns: false });
+    const error = await first.result().catch((e: unknown) => e);
+    assert.ok(error instanceof WorkflowContinuedAsNewError, `got ${String(error)}`);
+    assert.ok(error.newExecutionRunId && error.newExecutionRunId !== handle.firstExecutionRunId);
+  });
+
+  test('a terminated run throws WorkflowFailedError caused by TerminatedFailure, a cancelled one by CancelledFailure', async () => {
+    const terminated = await client.workflow.start(waitForever, { taskQueue, workflowId: uniqueName('terminate') });
+    await terminated.terminate('enough');
+    const t1 = await terminated.result().catch((e: unknown) => e);
+    assert.ok(t1 instanceof WorkflowFailedError && t1.cause instanceof TerminatedFailure, `got ${String(t1)}`);
+    assert.equal(t1.cause.message, 'enough');
+    const cancelled = await client.workflow.start(waitForever, { taskQueue, workflowId: uniqueName('cancel') });
+    await cancelled.cancel();
+    const c1 = await cancelled.result().catch((e: unknown) => e);
+    assert.ok(c1 instanceof WorkflowFailedError && c1.cause instanceof CancelledFailure, `got ${String(c1)}`);
+  });
+
+  test("conflict policy 'FAIL' on an open run throws WorkflowExecutionAlreadyStartedError; USE_EXISTING answers the open run", async () => {
+    const workflowId = uniqueName('conflict');
+    const open = await client.workflow.start(waitForever, { taskQueue, workflowId });
+    const error = await client.workflow.start(waitForever, { taskQueue, workflowId, workflowIdConflictPolicy: 'FAIL' }).catch((e: unknown) => e);
+    assert.ok(error instanceof WorkflowExecutionAlreadyStartedError, `got ${String(error)}`);
+    assert.equal(error.workflowId, workflowId);
+    assert.equal(error.workflowType, 'waitForever');
+    const existing = await client.workflow.start(waitForever, { taskQueue, workflowId, workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING });
+    assert.equal(existing.firstExecutionRunId, open.firstExecutionRunId);
+    await open.terminate();
+    await assert.rejects(client.workflow.start(waitForever, { taskQueue, workflowId, workflowIdConflictPolicy: 'SOMETIMES' as never }), /workflowIdConflictPolicy must be one of FAIL, USE_EXISTING, TERMINATE_EXISTING/);
+  });
+
+  test('executeUpdateWithStart starts the run and answers the update; the operation gives the handle', async () => {
+    const workflowId = uniqueName('uws');
+    const startWorkflowOperation = new WithStartWorkflowOperation(approval, { taskQueue, workflowId, workflowIdConflictPolicy: 'USE_EXISTING' });
+    assert.equal(await client.workflow.executeUpdateWithStart(addItem, { args: ['lamp'], startWorkflowOperation }), 1);
+    const handle = await startWorkflowOperation.workflowHandle();
+    await handle.signal('approve', 'bob');
+    assert.equal(await handle.result(), 'approved by bob with 1 items');
+  });
+
+  test('list and count take the visibility query and answer in Temporal shapes', async () => {
+    const workflowId = uniqueName('listed');
+    await client.workflow.execute(greet, { taskQueue, workflowId, args: ['list'] });
+    const row = await waitFor('the run to be listed closed', async () => {
+      for await (const info of client.workflow.list({ query: `WorkflowId = '${workflowId}'` })) if (info.status.name === 'COMPLETED') return info;
+      return undefined;
+    });
+    assert.equal(row.type, 'greet');
+    assert.ok(row.startTime instanceof Date);
+    assert.deepEqual(await client.workflow.count(`WorkflowId = '${workflowId}'`), { count: 1, groups: [] });
+  });
+
+  test('a handle on an unknown workflow throws WorkflowNotFoundError; a gateway that is not there is a ConnectionError naming the address', async () => {
+    const missing = client.workflow.getHandle(uniqueName('missing'));
+    await assert.rejects(missing.result(), WorkflowNotFoundError);
+    await assert.rejects(missing.describe(), WorkflowNotFoundError);
+    // A port that was free a moment ago: nothing answers there.
+    const unused = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as { port: number };
+        probe.close(() => resolve(port));
+      });
+    });
+    await assert.rejects(Connection.connect({ address: `127.0.0.1:${unused}`, connectTimeout: 2_000 }), (e: unknown) => e instanceof ConnectionError && e.message.includes(`127.0.0.1:${unused}`));
+    assert.throws(() => Connection.lazy({ address: 'ftp://somewhere' }), /over http or https/);
+  });
+}

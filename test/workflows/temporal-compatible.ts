@@ -1,0 +1,53 @@
+/**
+ * Workflows written against `logbook/workflow` and `logbook/common` only, as a Temporal user
+ * writes them after changing import paths (used by the `logbook/client` conformance tests).
+ * @module
+ */
+import { ApplicationFailure } from 'logbook/common';
+import { condition, continueAsNew, defineQuery, defineSignal, defineUpdate, proxyActivities, setHandler } from 'logbook/workflow';
+import type * as activities from './temporal-compatible-activities.js';
+
+const { chargeCard } = proxyActivities<typeof activities>({ startToCloseTimeout: '10s', retry: { maximumAttempts: 1 } });
+
+export const approve = defineSignal<[approver: string]>('approve');
+export const stage = defineQuery<string>('stage');
+export const addItem = defineUpdate<number, [item: string]>('addItem');
+
+/** Greets. */
+export async function greet(name: string): Promise<string> {
+  return `Hello, ${name}!`;
+}
+
+/** Waits for the `approve` signal; the `stage` query says where it is, `addItem` updates a list. */
+export async function approval(): Promise<string> {
+  let approver: string | undefined;
+  let current = 'waiting for approval';
+  const items: string[] = [];
+  setHandler(approve, (who) => void (approver = who));
+  setHandler(stage, () => current);
+  setHandler(addItem, (item) => items.push(item));
+  await condition(() => approver !== undefined);
+  current = 'approved';
+  return `approved by ${approver} with ${items.length} items`;
+}
+
+/** Fails the run with a business failure that carries details. */
+export async function rejectOrder(orderId: string): Promise<never> {
+  throw ApplicationFailure.nonRetryable(`order ${orderId} rejected`, 'OrderRejected', { orderId });
+}
+
+/** Charges a card and lets an activity failure fail the run. */
+export async function charge(card: string): Promise<string> {
+  return chargeCard(card);
+}
+
+/** Continues as new until `round` reaches `rounds`, then answers the round it ended on. */
+export async function countdown(round: number, rounds: number): Promise<number> {
+  if (round < rounds) await continueAsNew<typeof countdown>(round + 1, rounds);
+  return round;
+}
+
+/** Never ends on its own (to be cancelled or terminated). */
+export async function waitForever(): Promise<void> {
+  await condition(() => false);
+}
