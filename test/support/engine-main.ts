@@ -17,7 +17,8 @@ import { Engine } from '../../gateway/engine.js';
 import { transitionLine } from '../../processors/shard-runtime/shard-lifecycle.js';
 import { createHttpApp } from '../../gateway/http-app.js';
 import { EngineMetrics } from '../../gateway/metrics.js';
-import { engineHistoryFetcher, gatewayHistoryFetcher } from '../../gateway/engine-history-fetcher.js';
+import { engineHistoryFetcher } from '../../gateway/engine-history-fetcher.js';
+import { gatewayHistoryFetcher } from '../../sdk/worker/gateway-history-fetcher.js';
 import { topicCatalog } from '../../topics/catalog.js';
 import { openLog } from '../../topics/log/open-log.js';
 import { defaultClientId } from '../../topics/log/client-id.js';
@@ -75,31 +76,6 @@ async function startWorkers(connection: WorkerConnection, history: HistoryFetche
   return workers;
 }
 
-/**
- * A history fetcher over several gateways: the first that answers wins, so a worker keeps replaying
- * while the node it asked last is down (a fault test kills engine nodes under running workers).
- */
-function failoverHistoryFetcher(endpoints: readonly string[]): HistoryFetcher {
-  const fetchers = endpoints.map((e) => gatewayHistoryFetcher(e));
-  let preferred = 0;
-  return {
-    async fetch(run, untilEventId) {
-      let lastError: unknown;
-      for (let i = 0; i < fetchers.length; i++) {
-        const at = (preferred + i) % fetchers.length;
-        try {
-          const events = await fetchers[at]!.fetch(run, untilEventId);
-          preferred = at;
-          return events;
-        } catch (error) {
-          lastError = error;
-        }
-      }
-      throw lastError;
-    },
-  };
-}
-
 // SASL and TLS as a deployment sets them: LOGBOOK_KAFKA_SASL_* and LOGBOOK_KAFKA_TLS*.
 const security = kafkaSecurityFromSettings(kafkaSecuritySettingsFromEnv(process.env));
 const securityOption = security ? { security } : {};
@@ -109,7 +85,7 @@ if (role === 'workers') {
   // The task topics a worker creates get the replication the engine would give them.
   const replication = await resolveReplication(log.admin, replicationFactor ? { replicationFactor } : {});
   const connection = { log, catalog: topicCatalog({ prefix, shards, ...replication }), serde: new SingleObjectSerde(), dataConverter: defaultDataConverter };
-  const workers = await startWorkers(connection, failoverHistoryFetcher(env('ENGINE_WORKER_GATEWAY').split(',')));
+  const workers = await startWorkers(connection, gatewayHistoryFetcher(env('ENGINE_WORKER_GATEWAY').split(',')));
   // A graceful stop that ends in exit(0), so a process run under --cpu-prof writes its profile.
   process.on('SIGTERM', async () => {
     setTimeout(() => process.exit(1), 15_000).unref();

@@ -1,5 +1,4 @@
 import { MAX_RECORD_BYTES } from '../catalog.js';
-import { EmbeddedLog } from './embedded/embedded-log.js';
 import { KafkaLog } from './kafka/kafka-log.js';
 import { checkKafkaConnection } from './kafka/connection-check.js';
 import type { Log } from './log.js';
@@ -16,6 +15,8 @@ export async function openLog(location: LogLocation, options: { maxRecordBytes?:
   if (location.kind === 'kafka') {
     return new KafkaLog({ brokers: location.brokers, maxRecordBytes, ...(location.clientId ? { clientId: location.clientId } : {}), ...(location.security ? { security: location.security } : {}) });
   }
+  // Loaded only when asked for: a Kafka process (a worker, a client) needs no LevelDB.
+  const { EmbeddedLog } = await import('./embedded/embedded-log.js');
   return EmbeddedLog.open({ directory: location.directory, maxRecordBytes });
 }
 

@@ -1,0 +1,130 @@
+/**
+ * `Worker` of `logbook/worker`, in the shape of `@temporalio/worker`'s: `Worker.create(options)`,
+ * then `run()` (until `shutdown()` or SIGINT/SIGTERM) or `runUntil(promise)`.
+ * @module
+ */
+import { durationToMs, type Duration } from '../../workflow/duration.js';
+import type { ActivityFunction } from '../activity-worker.js';
+import { Worker as LogbookWorker } from '../worker.js';
+import { NativeConnection } from './native-connection.js';
+
+/** Options of {@link Worker.create} (Temporal's `WorkerOptions`, the parts Logbook has). */
+export interface WorkerOptions {
+  /** Default `NativeConnection.connect()` with its defaults. */
+  readonly connection?: NativeConnection;
+  /** Default `default`. */
+  readonly namespace?: string;
+  readonly taskQueue: string;
+  /** The module exporting the workflow functions (bundled into the deterministic sandbox). */
+  readonly workflowsPath?: string;
+  /** The activity functions by name (a module namespace works). */
+  readonly activities?: object;
+  /** Default `<pid>@<hostname>`. */
+  readonly identity?: string;
+  readonly maxConcurrentActivityTaskExecutions?: number;
+  readonly maxConcurrentWorkflowTaskExecutions?: number;
+  readonly maxCachedWorkflows?: number;
+  /** Most activities this worker starts per second. */
+  readonly maxActivitiesPerSecond?: number;
+  /** How long a shutdown lets running tasks finish before handing them back; default 10 s. */
+  readonly shutdownGraceTime?: Duration;
+}
+
+/** Where a worker stands (Temporal's `State`). */
+export type State = 'INITIALIZED' | 'RUNNING' | 'STOPPING' | 'STOPPED' | 'FAILED';
+
+/** The signals that shut a running worker down, as Temporal's runtime defaults. */
+const SHUTDOWN_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM'];
+
+/** A worker for one task queue: workflows, activities or both. */
+export class Worker {
+  private state: State = 'INITIALIZED';
+  private stopRequested!: () => void;
+  private readonly stopping = new Promise<void>((resolve) => (this.stopRequested = resolve));
+
+  private constructor(
+    private readonly inner: LogbookWorker,
+    private readonly connection: NativeConnection,
+    private readonly ownsConnection: boolean,
+    private readonly graceMs: number,
+  ) {}
+
+  /**
+   * Creates a worker; nothing is polled until {@link run}.
+   * @throws TypeError for options a worker cannot run with (no workflows and no activities, a bad duration)
+   */
+  static async create(options: WorkerOptions): Promise<Worker> {
+    const graceMs = options.shutdownGraceTime === undefined ? 10_000 : durationToMs(options.shutdownGraceTime, 'shutdownGraceTime');
+    const ownsConnection = options.connection === undefined;
+    const connection = options.connection ?? (await NativeConnection.connect());
+    try {
+      const inner = new LogbookWorker(connection.workerConnection, {
+        taskQueue: options.taskQueue,
+        ...(options.namespace ? { namespace: options.namespace } : {}),
+        ...(options.workflowsPath ? { workflowsPath: options.workflowsPath, history: connection.history } : {}),
+        ...(options.activities ? { activities: options.activities as Record<string, ActivityFunction> } : {}),
+        ...(options.identity ? { identity: options.identity } : {}),
+        ...(options.maxConcurrentActivityTaskExecutions ? { maxConcurrentActivities: options.maxConcurrentActivityTaskExecutions } : {}),
+        ...(options.maxConcurrentWorkflowTaskExecutions ? { maxConcurrentWorkflowTasks: options.maxConcurrentWorkflowTaskExecutions } : {}),
+        ...(options.maxCachedWorkflows ? { maxCachedWorkflows: options.maxCachedWorkflows } : {}),
+        ...(options.maxActivitiesPerSecond === undefined ? {} : { maxActivitiesPerSecond: options.maxActivitiesPerSecond }),
+      });
+      return new Worker(inner, connection, ownsConnection, graceMs);
+    } catch (error) {
+      if (ownsConnection) await connection.close();
+      throw error;
+    }
+  }
+
+  /** Where the worker stands. */
+  getState(): State {
+    return this.state;
+  }
+
+  /**
+   * Polls the task queue until {@link shutdown} is called or the process gets SIGINT or SIGTERM,
+   * then finishes (or hands back) running tasks and resolves.
+   * @throws the start's error (a workflow bundle that does not build, a topic that cannot be read); the state is then FAILED
+   */
+  async run(): Promise<void> {
+    if (this.state !== 'INITIALIZED') throw new Error(`a worker runs once; this one is ${this.state}`);
+    this.state = 'RUNNING';
+    const onSignal = () => this.shutdown();
+    for (const signal of SHUTDOWN_SIGNALS) process.once(signal, onSignal);
+    try {
+      await this.inner.start();
+      await this.stopping;
+      this.state = 'STOPPING';
+      await this.inner.stop(this.graceMs);
+      this.state = 'STOPPED';
+    } catch (error) {
+      this.state = 'FAILED';
+      await this.inner.stop(0).catch(() => undefined);
+      throw error;
+    } finally {
+      for (const signal of SHUTDOWN_SIGNALS) process.off(signal, onSignal);
+      if (this.ownsConnection) await this.connection.close().catch(() => undefined);
+    }
+  }
+
+  /**
+   * Runs the worker while `fnOrPromise` runs, then shuts it down; resolves with its value (and
+   * rejects with its error, after the shutdown). A worker that fails to start rejects it at once.
+   */
+  async runUntil<R>(fnOrPromise: Promise<R> | (() => Promise<R>)): Promise<R> {
+    const running = this.run();
+    const stoppedEarly = running.then(() => Promise.reject(new Error('the worker stopped before the work it ran for settled')));
+    try {
+      return await Promise.race([typeof fnOrPromise === 'function' ? fnOrPromise() : fnOrPromise, stoppedEarly]);
+    } finally {
+      this.shutdown();
+      // Its failure, if any, is what the race above threw.
+      await running.catch(() => undefined);
+    }
+  }
+
+  /** Asks a running worker to stop; {@link run} resolves once it has. */
+  shutdown(): void {
+    this.stopRequested();
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * The history a workflow worker pages on a cache miss, read over the gateway's HTTP API (the
+ * contract's door to the shard stores), so a worker process needs no engine code.
+ * @module
+ */
+import type { HistoryEvent } from '../../topics/schemas/history-event/index.js';
+import type { HistoryFetcher } from './workflow-worker.js';
+
+/**
+ * A history fetcher over gateways' HTTP API: with several endpoints the first that answers wins,
+ * and the one that answered last is asked first, so a worker keeps replaying while a node is down.
+ * @throws Error (from `fetch`) naming the run, the endpoint and the status of the last refusal
+ */
+export function gatewayHistoryFetcher(endpoints: string | readonly string[]): HistoryFetcher {
+  const bases = (typeof endpoints === 'string' ? [endpoints] : [...endpoints]).map((e) => e.replace(/\/+$/, ''));
+  if (bases.length === 0) throw new TypeError('a gateway history fetcher needs at least one gateway endpoint');
+  let preferred = 0;
+  return {
+    async fetch(run, untilEventId) {
+      let lastError: unknown;
+      for (let i = 0; i < bases.length; i++) {
+        const at = (preferred + i) % bases.length;
+        try {
+          const events = await fetchFrom(bases[at]!, run, untilEventId);
+          preferred = at;
+          return events;
+        } catch (error) {
+          lastError = error;
+        }
+      }
+      throw lastError;
+    },
+  };
+}
+
+async function fetchFrom(endpoint: string, run: Parameters<HistoryFetcher['fetch']>[0], untilEventId: number): Promise<HistoryEvent[]> {
+  const url = `${endpoint}/api/v1/namespaces/${encodeURIComponent(run.namespace)}/workflows/${encodeURIComponent(run.workflowId)}/history?raw=1&runId=${encodeURIComponent(run.runId)}&untilEventId=${untilEventId}`;
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`history of ${run.workflowId}/${run.runId} from ${endpoint}: HTTP ${response.status} ${await response.text()}`);
+  const body = (await response.json()) as { events: unknown[] };
+  return body.events.map(fromRawView) as HistoryEvent[];
+}
+
+/** Inverse of the gateway's `raw=1` view: `{ $b64 }` back to Buffers. */
+function fromRawView(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(fromRawView);
+  if (value !== null && typeof value === 'object') {
+    const o = value as Record<string, unknown>;
+    if (typeof o.$b64 === 'string' && Object.keys(o).length === 1) return Buffer.from(o.$b64, 'base64');
+    return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, fromRawView(v)]));
+  }
+  return value;
+}

@@ -1,0 +1,17 @@
+/**
+ * `logbook/worker`: the worker API of Temporal's `@temporalio/worker`. A worker process connects
+ * to the deployment's Kafka cluster (and a gateway for history pages) and runs no engine.
+ *
+ * @example
+ * import { NativeConnection, Worker } from 'logbook/worker';
+ * import * as activities from './activities.js';
+ * const connection = await NativeConnection.connect({ brokers: ['127.0.0.1:9092'], address: '127.0.0.1:8233' });
+ * const worker = await Worker.create({ connection, namespace: 'default', taskQueue: 'orders', workflowsPath: fileURLToPath(new URL('./workflows.ts', import.meta.url)), activities });
+ * await worker.run();
+ * @module
+ */
+export { NativeConnection, NativeConnectionError, type NativeConnectionOptions } from './compat/native-connection.js';
+export { Worker, type State, type WorkerOptions } from './compat/worker.js';
+export { gatewayHistoryFetcher } from './gateway-history-fetcher.js';
+export type { HistoryFetcher } from './workflow-worker.js';
+export type { WorkerConnection } from './worker-connection.js';

@@ -1,0 +1,105 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { type Server } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import { ActivityFailure, Client, Connection, WorkflowFailedError } from 'logbook/client';
+import { NativeConnection, NativeConnectionError, Worker } from 'logbook/worker';
+import { approval, approve, charge, greet, stage } from '../workflows/temporal-compatible.js';
+import { startTestEngine, type TestEngine } from '../support/test-engine.js';
+import { kafkaBrokers, uniqueName } from '../support/test-env.js';
+import { addressOf, serveGateway } from '../support/http-gateway.js';
+
+/**
+ * The normal deployment: a worker in a process of its own that imports only `logbook/worker` and
+ * runs no engine code (its module hooks fail it if it loads any), on the real broker.
+ */
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const WORKER_MAIN = fileURLToPath(new URL('../support/compat-worker-main.ts', import.meta.url));
+const NO_ENGINE_CODE = fileURLToPath(new URL('../support/no-engine-code.mjs', import.meta.url));
+
+interface Child {
+  readonly process: ChildProcess;
+  readonly output: string[];
+  readonly exited: Promise<number | null>;
+}
+
+/** Starts a node process with tsx and the no-engine-code hooks; resolves once it prints `ready`. */
+async function startNoEngineProcess(args: readonly string[], env: Record<string, string>, ready: RegExp | null): Promise<Child> {
+  const child = spawn(process.execPath, ['--import', 'tsx', '--import', NO_ENGINE_CODE, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const output: string[] = [];
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  child.stdout!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+  if (ready) {
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`worker process not ready in 60 s:\n${output.join('')}`)), 60_000);
+      const check = () => ready.test(output.join('')) && (clearTimeout(timer), resolve());
+      child.stdout!.on('data', check);
+      void exited.then((code) => (clearTimeout(timer), reject(new Error(`worker process exited with ${code} before it was ready:\n${output.join('')}`))));
+    });
+  }
+  return { process: child, output, exited };
+}
+
+let t: TestEngine;
+let server: Server;
+let client: Client;
+let workerEnv: Record<string, string>;
+/** History pages the gateway served to workers (`?raw=1`). */
+let historyPages = 0;
+const taskQueue = uniqueName('worker-process');
+
+before(async () => {
+  t = await startTestEngine('kafka', { workers: false });
+  server = await serveGateway(t.engine);
+  server.on('request', (request: { url?: string }) => void (request.url?.includes('/history?raw=1') && historyPages++));
+  client = new Client({ connection: await Connection.connect({ address: addressOf(server) }) });
+  workerEnv = { WORKER_BROKERS: kafkaBrokers().join(','), WORKER_GATEWAY: addressOf(server), WORKER_PREFIX: t.engine.catalog.prefix, WORKER_TASK_QUEUE: taskQueue };
+});
+after(async () => {
+  server.close();
+  await t.stop();
+});
+
+test('a worker process with no engine code runs workflows and activities; a second process replays a run from history paged through the gateway', async () => {
+  const first = await startNoEngineProcess([WORKER_MAIN], workerEnv, /READY/);
+  assert.equal(await client.workflow.execute(greet, { taskQueue, workflowId: uniqueName('greet'), args: ['worker'] }), 'Hello, worker!');
+  assert.equal(await client.workflow.execute(charge, { taskQueue, workflowId: uniqueName('charge'), args: ['visa'] }), 'charged visa');
+  const declined = await client.workflow.execute(charge, { taskQueue, workflowId: uniqueName('charge'), args: ['declined'] }).catch((e: unknown) => e);
+  assert.ok(declined instanceof WorkflowFailedError && declined.cause instanceof ActivityFailure, `got ${String(declined)}`);
+  const handle = await client.workflow.start(approval, { taskQueue, workflowId: uniqueName('approval') });
+  assert.equal(await handle.query(stage), 'waiting for approval');
+
+  first.process.kill('SIGTERM');
+  assert.equal(await first.exited, 0, first.output.join(''));
+  assert.match(first.output.join(''), /STOPPED STOPPED/);
+
+  // The run is in no worker's cache now: the next workflow task replays it from its history.
+  const second = await startNoEngineProcess([WORKER_MAIN], workerEnv, /READY/);
+  const pagesBefore = historyPages;
+  await handle.signal(approve, 'grace');
+  assert.equal(await handle.result(), 'approved by grace with 0 items');
+  assert.ok(historyPages > pagesBefore, 'the second worker paged the run\'s history from the gateway');
+  second.process.kill('SIGTERM');
+  assert.equal(await second.exited, 0, second.output.join(''));
+});
+
+test('the no-engine-code guard fails a process that imports engine code', async () => {
+  const script = `await import(${JSON.stringify(new URL('../../gateway/engine.ts', import.meta.url).href)});`;
+  const child = await startNoEngineProcess(['--input-type=module', '-e', script], {}, null);
+  assert.notEqual(await child.exited, 0);
+  assert.match(child.output.join(''), /this process must run no engine code, but .* imports gateway\/engine\.ts/);
+});
+
+test('NativeConnection.connect names the prefix and topic when no engine created them, and Worker.create refuses a worker with nothing to run', async () => {
+  const prefix = uniqueName('nobody').replaceAll('-', '_');
+  await assert.rejects(NativeConnection.connect({ brokers: kafkaBrokers(), prefix }), (e: unknown) => e instanceof NativeConnectionError && e.message.includes(`topic ${prefix}.commands does not exist`));
+  const connection = await NativeConnection.connect({ brokers: kafkaBrokers(), address: addressOf(server), prefix: t.engine.catalog.prefix });
+  try {
+    await assert.rejects(Worker.create({ connection, taskQueue }), /a worker needs workflowsPath, activities, or both/);
+  } finally {
+    await connection.close();
+  }
+});

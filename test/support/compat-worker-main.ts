@@ -1,0 +1,30 @@
+/**
+ * A worker process as a Temporal user writes one, importing only `logbook/worker`: connects to
+ * the deployment's brokers and gateway, runs the Temporal-compatible test workflows and
+ * activities on one task queue until SIGTERM. Settings from the environment: WORKER_BROKERS,
+ * WORKER_GATEWAY, WORKER_PREFIX, WORKER_TASK_QUEUE. Prints `READY` once polling, `STOPPED` at the end.
+ * @module
+ */
+import { fileURLToPath } from 'node:url';
+import { NativeConnection, Worker } from 'logbook/worker';
+import * as activities from '../workflows/temporal-compatible-activities.js';
+
+const setting = (name: string): string => {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set`);
+  return value;
+};
+
+const connection = await NativeConnection.connect({ brokers: setting('WORKER_BROKERS').split(','), address: setting('WORKER_GATEWAY'), prefix: setting('WORKER_PREFIX') });
+const worker = await Worker.create({
+  connection,
+  taskQueue: setting('WORKER_TASK_QUEUE'),
+  workflowsPath: fileURLToPath(new URL('../workflows/temporal-compatible.ts', import.meta.url)),
+  activities,
+  shutdownGraceTime: '2s',
+});
+const running = worker.run();
+console.log('READY');
+await running;
+await connection.close();
+console.log(`STOPPED ${worker.getState()}`);
