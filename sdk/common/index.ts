@@ -20,3 +20,4 @@ export {
 } from '../workflow/errors.js';
 export type { Duration } from '../workflow/duration.js';
 export { WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from './workflow-id-policies.js';
+export type { LogEntry, Logger, LogLevel, LogMetadata } from './logger.js';

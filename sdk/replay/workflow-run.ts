@@ -6,6 +6,8 @@
  * the commands it produced last time the same way, so a cache hit and a full replay agree.
  * @module
  */
+import { format } from 'node:util';
+import { runtimeLogger } from '../common/logger.js';
 import { defaultDataConverter, type DataConverter, type Payload } from '../../topics/payload/index.js';
 import type { WorkflowCommand } from '../../topics/schemas/command/v1-workflow-commands.js';
 import type { WorkflowTaskFailedCause } from '../../topics/schemas/common/v1-enums.js';
@@ -66,7 +68,19 @@ export type QueryResult = { type: 'answered'; result: Payload } | { type: 'faile
 /** The most workflow tasks a step may run under the shared watchdog (they share its one deadlock timeout). */
 const MAX_TASKS_PER_SHARED_STEP = 4;
 
-const defaultLogger: WorkflowLogger = (level, args, run) => console[level](`[workflow ${run.workflowType} ${run.workflowId}]`, ...args);
+/**
+ * Workflow logs go to the process's logger (`Runtime.install`) with the run's attributes: a
+ * message and an attribute object as the workflow `log` passes them, or `console` arguments
+ * formatted into one message.
+ */
+const defaultLogger: WorkflowLogger = (level, args, run) => {
+  const [first, second] = args;
+  const structured = args.length <= 2 && typeof first === 'string' && (second === undefined || (typeof second === 'object' && second !== null && !Array.isArray(second)));
+  const message = structured ? first : format(...args);
+  const attributes = { sdkComponent: 'workflow', namespace: run.namespace, taskQueue: run.taskQueue, workflowId: run.workflowId, runId: run.runId, workflowType: run.workflowType };
+  runtimeLogger().log(LOGGER_LEVELS[level], message, { ...attributes, ...(structured ? (second as Record<string, unknown> | undefined) : undefined) });
+};
+const LOGGER_LEVELS = { trace: 'TRACE', debug: 'DEBUG', info: 'INFO', warn: 'WARN', error: 'ERROR' } as const;
 
 /**
  * One cached workflow run.

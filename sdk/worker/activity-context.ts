@@ -1,5 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { LogbookError } from '../../topics/errors.js';
+import { runtimeLogger, withAttributes, type Logger } from '../common/logger.js';
+import { durationToMs, type Duration } from '../workflow/duration.js';
 
 /** What an activity knows about the attempt it runs. */
 export interface ActivityInfo {
@@ -16,6 +18,26 @@ export interface ActivityInfo {
   readonly idempotencyKey: string;
   /** The details the previous attempt last heartbeated, to resume from (undefined if none). */
   readonly heartbeatDetails: unknown;
+  /** The run that scheduled the activity (Temporal's field). */
+  readonly workflowExecution: { readonly workflowId: string; readonly runId: string };
+  /** The workflow's namespace (Temporal's field; the same as `namespace`). */
+  readonly workflowNamespace: string;
+  /** The activity's namespace (the workflow's). */
+  readonly activityNamespace: string;
+  /** True for a local activity (run by the workflow worker, recorded as a marker). */
+  readonly isLocal: boolean;
+  /** The attempt's start-to-close timeout, ms (for a local activity the attempt's whole budget). */
+  readonly startToCloseTimeoutMs: number;
+  /** The activity's schedule-to-close timeout, ms, if one is set. */
+  readonly scheduleToCloseTimeoutMs: number | undefined;
+  /** The heartbeat timeout, ms, if one is set. */
+  readonly heartbeatTimeoutMs: number | undefined;
+  /** When the activity was first scheduled, ms since the epoch. */
+  readonly scheduledTimestampMs: number;
+  /** When this attempt was scheduled, ms since the epoch. */
+  readonly currentAttemptScheduledTimestampMs: number;
+  /** When this worker started the attempt, ms since the epoch. */
+  readonly startedTimestampMs: number;
 }
 
 /** The running activity's handle: its info, a heartbeat, and the signal that says it was cancelled. */
@@ -29,10 +51,18 @@ export interface ActivityContext {
   readonly cancellationSignal: AbortSignal;
   /** Rejects with the signal's reason once {@link cancellationSignal} aborts (Temporal's `Context.cancelled`). */
   readonly cancelled: Promise<never>;
-  /** Waits `ms`, or rejects early with the cancellation (Temporal's `Context.sleep`). */
-  sleep(ms: number): Promise<void>;
+  /** Waits `ms` (or a duration such as `'2s'`), or rejects early with the cancellation (Temporal's `Context.sleep`). */
+  sleep(ms: Duration): Promise<void>;
   /** Reports progress (throttled); the details reach the next attempt if this one fails. */
   heartbeat(details?: unknown): void;
+  /** The process's logger with the activity's attributes (Temporal's `Context.log`). */
+  readonly log: Logger;
+}
+
+/** The logger of an activity: the process's logger (`Runtime.install`) with the attempt's attributes. */
+export function activityLogger(info: ActivityInfo): Logger {
+  const { namespace, taskQueue, workflowId, runId, workflowType, activityId, activityType, attempt, isLocal } = info;
+  return withAttributes(runtimeLogger, () => ({ sdkComponent: 'activity', namespace, taskQueue, workflowId, runId, workflowType, activityId, activityType, attempt, isLocal }));
 }
 
 const storage = new AsyncLocalStorage<ActivityContext>();
@@ -48,8 +78,10 @@ export function cancellationHelpers(signal: AbortSignal): Pick<ActivityContext, 
   });
   // Only a signal to race against: not an unhandled rejection when nobody awaits it.
   cancelled.catch(() => undefined);
-  const sleep = (ms: number) =>
-    Promise.race([new Promise<void>((resolve) => setTimeout(resolve, ms).unref()), cancelled]);
+  const sleep = (duration: Duration) => {
+    const ms = durationToMs(duration, 'sleep');
+    return Promise.race([new Promise<void>((resolve) => setTimeout(resolve, ms).unref()), cancelled]);
+  };
   return { cancelled, sleep };
 }
 

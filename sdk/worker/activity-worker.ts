@@ -6,7 +6,7 @@ import type { ActivityTask } from '../../topics/schemas/activity-task/index.js';
 import { ensureTaskTopics } from '../../topics/topic-setup.js';
 import { NamespaceTopic } from '../../topics/namespaces/namespace-topic.js';
 import { CancelledFailure } from '../workflow/errors.js';
-import { cancellationHelpers, runInActivityContext, type ActivityContext } from './activity-context.js';
+import { activityLogger, cancellationHelpers, runInActivityContext, type ActivityContext, type ActivityInfo } from './activity-context.js';
 import { ClaimConfirmer } from './claim-confirmer.js';
 import { RecentCancellations } from './recent-cancellations.js';
 import { CLAIM_DEFER_MS, claimUnlessAnsweredWithin, type DeferredClaim } from './deferred-claim.js';
@@ -294,19 +294,31 @@ export class ActivityWorker {
     const run = { namespace: task.namespace, workflowId: task.workflowId, runId: task.runId };
     const throttleMs = this.options.heartbeatThrottleMs ?? 1_000;
     let lastSent = 0;
+    const info: ActivityInfo = {
+      namespace: task.namespace,
+      workflowId: task.workflowId,
+      runId: task.runId,
+      workflowType: task.workflowType,
+      activityId: task.activityId,
+      activityType: task.activityType,
+      taskQueue: task.taskQueue,
+      attempt: task.attempt,
+      idempotencyKey: task.idempotencyKey,
+      heartbeatDetails: task.heartbeatDetails ? converter.fromPayload(task.heartbeatDetails) : undefined,
+      workflowExecution: { workflowId: task.workflowId, runId: task.runId },
+      workflowNamespace: task.namespace,
+      activityNamespace: task.namespace,
+      isLocal: false,
+      startToCloseTimeoutMs: task.startToCloseTimeoutMs ?? task.scheduleToCloseTimeoutMs ?? 0,
+      scheduleToCloseTimeoutMs: task.scheduleToCloseTimeoutMs ?? undefined,
+      heartbeatTimeoutMs: task.heartbeatTimeoutMs ?? undefined,
+      scheduledTimestampMs: task.scheduledTime,
+      currentAttemptScheduledTimestampMs: task.currentAttemptScheduledTime,
+      startedTimestampMs: Date.now(),
+    };
     const context: ActivityContext = {
-      info: {
-        namespace: task.namespace,
-        workflowId: task.workflowId,
-        runId: task.runId,
-        workflowType: task.workflowType,
-        activityId: task.activityId,
-        activityType: task.activityType,
-        taskQueue: task.taskQueue,
-        attempt: task.attempt,
-        idempotencyKey: task.idempotencyKey,
-        heartbeatDetails: task.heartbeatDetails ? converter.fromPayload(task.heartbeatDetails) : undefined,
-      },
+      info,
+      log: activityLogger(info),
       cancellationSignal: abort.signal,
       ...cancellationHelpers(abort.signal),
       heartbeat: (details) => {

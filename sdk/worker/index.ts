@@ -12,6 +12,8 @@
  */
 export { NativeConnection, NativeConnectionError, type NativeConnectionOptions } from './compat/native-connection.js';
 export { Worker, type State, type WorkerOptions } from './compat/worker.js';
+export { Runtime, type RuntimeOptions } from './compat/runtime.js';
+export { DefaultLogger, type LogEntry, type Logger, type LogLevel, type LogMetadata } from '../common/logger.js';
 export { gatewayHistoryFetcher } from './gateway-history-fetcher.js';
 export type { HistoryFetcher } from './workflow-worker.js';
 export type { WorkerConnection } from './worker-connection.js';

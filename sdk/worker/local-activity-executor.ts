@@ -16,7 +16,7 @@ import type { DataConverter, Payload } from '../../topics/payload/index.js';
 import type { RetryState } from '../../topics/schemas/common/v1-enums.js';
 import type { Failure } from '../../topics/schemas/common/v1-records.js';
 import type { LocalActivityOutcome, LocalActivityRequest } from '../replay/local-activity-markers.js';
-import { cancellationHelpers, runInActivityContext } from './activity-context.js';
+import { activityLogger, cancellationHelpers, runInActivityContext, type ActivityInfo } from './activity-context.js';
 import type { ActivityFunction } from './activity-worker.js';
 import { toFailure } from './worker-connection.js';
 
@@ -110,12 +110,17 @@ export class LocalActivityExecutor {
   private async attempt(fn: ActivityFunction, request: LocalActivityRequest, task: LocalActivityTaskContext, attempt: number, timeoutMs: number): Promise<AttemptResult> {
     const abort = new AbortController();
     const activityId = `local-${request.seq}`;
+    const info: ActivityInfo = {
+      namespace: task.namespace, workflowId: task.workflowId, runId: task.runId, workflowType: task.workflowType, activityId,
+      activityType: request.activityType, taskQueue: task.taskQueue, attempt, idempotencyKey: `${task.workflowId}:${task.runId}:${activityId}`,
+      heartbeatDetails: undefined,
+      workflowExecution: { workflowId: task.workflowId, runId: task.runId }, workflowNamespace: task.namespace, activityNamespace: task.namespace, isLocal: true,
+      startToCloseTimeoutMs: timeoutMs, scheduleToCloseTimeoutMs: request.options.scheduleToCloseTimeoutMs ?? undefined, heartbeatTimeoutMs: undefined,
+      scheduledTimestampMs: request.options.originalScheduleTimeMs, currentAttemptScheduledTimestampMs: Date.now(), startedTimestampMs: Date.now(),
+    };
     const context = {
-      info: {
-        namespace: task.namespace, workflowId: task.workflowId, runId: task.runId, workflowType: task.workflowType, activityId,
-        activityType: request.activityType, taskQueue: task.taskQueue, attempt, idempotencyKey: `${task.workflowId}:${task.runId}:${activityId}`,
-        heartbeatDetails: undefined,
-      },
+      info,
+      log: activityLogger(info),
       cancellationSignal: abort.signal,
       ...cancellationHelpers(abort.signal),
       // A local activity reports nothing to the engine while it runs.

@@ -68,8 +68,8 @@ export interface WorkflowTaskFacts {
   continueAsNewSuggested: boolean;
 }
 
-/** Log levels forwarded by the sandbox's `console`. */
-export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+/** Log levels forwarded by the sandbox's `console` and the workflow `log`. */
+export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error';
 
 /** The part of `AsyncLocalStorage` the runtime uses (cancellation scopes follow `await`). */
 export interface AsyncLocalStorageLike<T> {

@@ -70,6 +70,7 @@ export { describeFailure, REQUIRES_INTERVENTION, Saga, type CompensationFailure,
 export { ContinueAsNew, continueAsNew, makeContinueAsNewFunc, type ContinueAsNewOptions } from './continue-as-new.js';
 export { getExternalWorkflowHandle, type ExternalWorkflowHandle } from './external-workflows.js';
 export { proxyLocalActivities, type LocalActivityOptions } from './local-activities.js';
+export { log, type LogAttributes } from './log.js';
 export {
   ChildWorkflowCancellationType,
   executeChild,

@@ -4,10 +4,10 @@
  * @module
  */
 import { ApplicationFailure } from 'logbook/common';
-import { condition, continueAsNew, defineQuery, defineSignal, defineUpdate, proxyActivities, setHandler } from 'logbook/workflow';
+import { condition, continueAsNew, defineQuery, defineSignal, defineUpdate, log, proxyActivities, setHandler } from 'logbook/workflow';
 import type * as activities from './temporal-compatible-activities.js';
 
-const { chargeCard } = proxyActivities<typeof activities>({ startToCloseTimeout: '10s', retry: { maximumAttempts: 1 } });
+const { chargeCard, describeActivity } = proxyActivities<typeof activities>({ startToCloseTimeout: '10s', retry: { maximumAttempts: 1 } });
 
 export const approve = defineSignal<[approver: string]>('approve');
 export const stage = defineQuery<string>('stage');
@@ -50,4 +50,10 @@ export async function countdown(round: number, rounds: number): Promise<number> 
 /** Never ends on its own (to be cancelled or terminated). */
 export async function waitForever(): Promise<void> {
   await condition(() => false);
+}
+
+/** Logs, then answers what its activity read of itself. */
+export async function inspect(): Promise<unknown> {
+  log.info('inspecting', { step: 1 });
+  return describeActivity();
 }

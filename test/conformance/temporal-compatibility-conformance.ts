@@ -19,34 +19,48 @@ import {
   WorkflowNotFoundError,
   WorkflowUpdateStage,
 } from 'logbook/client';
+import { DefaultLogger, NativeConnection, Runtime, Worker, type LogEntry } from 'logbook/worker';
+import { engineHistoryFetcher } from '../../gateway/engine-history-fetcher.js';
 import * as activities from '../workflows/temporal-compatible-activities.js';
-import { addItem, approval, approve, charge, countdown, greet, rejectOrder, stage, waitForever } from '../workflows/temporal-compatible.js';
+import { addItem, approval, approve, charge, countdown, greet, inspect, rejectOrder, stage, waitForever } from '../workflows/temporal-compatible.js';
 import { startTestEngine, type TestEngine } from '../support/test-engine.js';
 import { uniqueName, waitFor } from '../support/test-env.js';
 import { addressOf, serveGateway } from '../support/http-gateway.js';
 
 /**
- * `logbook/client` as a Temporal user calls it, against workflows that import only
- * `logbook/workflow` and `logbook/common`, end to end on one backend through a gateway.
+ * Temporal's API as a Temporal user calls it: `logbook/client` through a gateway, a worker made
+ * with `logbook/worker`'s `Worker.create`, and workflows and activities that import only
+ * `logbook/workflow`, `logbook/activity` and `logbook/common`, end to end on one backend.
  */
 
 const WORKFLOWS = fileURLToPath(new URL('../workflows/temporal-compatible.ts', import.meta.url));
 
-/** Registers the `logbook/client` tests for one backend. */
-export function temporalClientConformance(backend: 'kafka' | 'embedded'): void {
+/** Registers the Temporal-compatibility tests for one backend. */
+export function temporalCompatibilityConformance(backend: 'kafka' | 'embedded'): void {
   let t: TestEngine;
   let server: Server;
   let client: Client;
   const taskQueue = uniqueName('temporal-compatible');
 
+  let worker: Worker;
+  let running: Promise<void>;
+  const logged: LogEntry[] = [];
+
   before(async () => {
-    t = await startTestEngine(backend, { workers: false, extraWorkers: [{ taskQueue, workflowsPath: WORKFLOWS, activities }] });
+    Runtime.install({ logger: new DefaultLogger('DEBUG', (entry) => logged.push(entry)) });
+    t = await startTestEngine(backend, { workers: false });
+    const workerConnection = NativeConnection.fromParts(t.engine.workerConnection(), engineHistoryFetcher(t.engine));
+    worker = await Worker.create({ connection: workerConnection, namespace: 'default', taskQueue, workflowsPath: WORKFLOWS, activities });
+    running = worker.run();
     server = await serveGateway(t.engine);
     // Temporal's form of an address: host:port, no scheme.
     const connection = await Connection.connect({ address: addressOf(server).replace('http://', '') });
     client = new Client({ connection, namespace: 'default' });
   });
   after(async () => {
+    worker.shutdown();
+    await running;
+    Runtime.install({ logger: new DefaultLogger('INFO') });
     server.close();
     await t.stop();
   });
@@ -154,6 +168,31 @@ export function temporalClientConformance(backend: 'kafka' | 'embedded'): void {
     assert.equal(row.type, 'greet');
     assert.ok(row.startTime instanceof Date);
     assert.deepEqual(await client.workflow.count(`WorkflowId = '${workflowId}'`), { count: 1, groups: [] });
+  });
+
+  test('activities read activityInfo() with the workflow execution and timeouts; workflow and activity log entries reach Runtime.install\'s logger with their attributes, once each', async () => {
+    const workflowId = uniqueName('inspect');
+    const info = (await client.workflow.execute(inspect, { taskQueue, workflowId })) as Record<string, unknown>;
+    const runId = (await client.workflow.getHandle(workflowId).describe()).runId;
+    assert.deepEqual(info, {
+      workflowExecution: { workflowId, runId },
+      activityType: 'describeActivity',
+      attempt: 1,
+      isLocal: false,
+      startToCloseTimeoutMs: 10_000,
+      scheduledBeforeStart: true,
+      sameAsContext: true,
+      heartbeatTimeoutMs: null,
+    });
+    const workflowLines = logged.filter((e) => e.message === 'inspecting' && e.meta?.workflowId === workflowId);
+    assert.equal(workflowLines.length, 1, 'logged once, though the run is activated again after the activity');
+    assert.deepEqual({ level: workflowLines[0]!.level, ...workflowLines[0]!.meta }, { level: 'INFO', sdkComponent: 'workflow', namespace: 'default', taskQueue, workflowId, runId, workflowType: 'inspect', step: 1 });
+    const activityLine = logged.find((e) => e.message === 'described' && e.meta?.workflowId === workflowId);
+    assert.ok(activityLine, 'the activity logged');
+    assert.equal(activityLine.level, 'WARN');
+    assert.equal(activityLine.meta?.activityType, 'describeActivity');
+    assert.equal(activityLine.meta?.attempt, 1);
+    assert.equal(activityLine.meta?.custom, true);
   });
 
   test('a handle on an unknown workflow throws WorkflowNotFoundError; a gateway that is not there is a ConnectionError naming the address', async () => {
