@@ -6,6 +6,7 @@
 import { assertValid, namespaceProblem } from '../../../topics/validation/index.js';
 import { Connection } from './connection.js';
 import { WorkflowClient } from './workflow-client.js';
+import type { ResultWaitWrapper } from './workflow-handle.js';
 
 /** Options of a {@link Client} (Temporal's `ClientOptions`, the parts Logbook has). */
 export interface ClientOptions {
@@ -13,6 +14,11 @@ export interface ClientOptions {
   readonly connection?: Connection;
   /** Default `default`. */
   readonly namespace?: string;
+  /**
+   * Wraps every wait of a handle's `result()`: a time-skipping test environment lets time jump
+   * while one runs, as Temporal's does.
+   */
+  readonly aroundResultWait?: ResultWaitWrapper;
 }
 
 /**
@@ -35,6 +41,6 @@ export class Client {
     assertValid(namespaceProblem(namespace));
     this.connection = options.connection ?? Connection.lazy();
     this.options = { namespace };
-    this.workflow = new WorkflowClient({ connection: this.connection, namespace });
+    this.workflow = new WorkflowClient({ connection: this.connection, namespace, ...(options.aroundResultWait ? { aroundResultWait: options.aroundResultWait } : {}) });
   }
 }

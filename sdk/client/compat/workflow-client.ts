@@ -12,7 +12,7 @@ import { WorkflowClientError } from '../gateway-call.js';
 import { WorkflowClient as GatewayWorkflowClient, type ClientStartOptions } from '../workflow-client.js';
 import type { Connection } from './connection.js';
 import { executionInfoOf, typedSearchAttributesAtStart, type TypedSearchAttribute, type WorkflowExecutionInfo } from './workflow-descriptions.js';
-import { compatibleHandle, translated, type Named, type Workflow, type WorkflowHandle, type WorkflowResultType } from './workflow-handle.js';
+import { compatibleHandle, translated, type Named, type ResultWaitWrapper, type Workflow, type WorkflowHandle, type WorkflowResultType } from './workflow-handle.js';
 
 /** Options of a start (Temporal's `WorkflowStartOptions`, the parts Logbook has). */
 export interface WorkflowStartOptions<T extends Workflow = Workflow> {
@@ -76,9 +76,11 @@ export class WithStartWorkflowOperation<T extends Workflow = Workflow> {
 /** Temporal's `WorkflowClient`, over a gateway (reached through `client.workflow`). */
 export class WorkflowClient {
   private readonly gateway: GatewayWorkflowClient;
+  private readonly aroundResultWait: ResultWaitWrapper | undefined;
 
-  constructor(options: { connection: Connection; namespace?: string }) {
+  constructor(options: { connection: Connection; namespace?: string; aroundResultWait?: ResultWaitWrapper }) {
     this.gateway = new GatewayWorkflowClient({ address: options.connection.baseUrl, namespace: options.namespace ?? 'default' });
+    this.aroundResultWait = options.aroundResultWait;
   }
 
   /**
@@ -89,7 +91,7 @@ export class WorkflowClient {
   async start<T extends Workflow>(workflowTypeOrFunc: string | T, options: WorkflowStartOptions<T>): Promise<WorkflowHandle<T>> {
     const workflowType = workflowTypeName(workflowTypeOrFunc);
     const handle = await this.gateway.start(workflowType, gatewayStartOptions(options)).catch((error: unknown) => Promise.reject(alreadyStarted(error, options.workflowId, workflowType)));
-    return compatibleHandle<T>(this.gateway, options.workflowId, undefined, { followRuns: options.followRuns ?? true, ...(handle.runId ? { firstExecutionRunId: handle.runId } : {}) });
+    return compatibleHandle<T>(this.gateway, this.aroundResultWait, options.workflowId, undefined, { followRuns: options.followRuns ?? true, ...(handle.runId ? { firstExecutionRunId: handle.runId } : {}) });
   }
 
   /** Starts a workflow and waits for its result (`start` then `result()`). */
@@ -104,7 +106,7 @@ export class WorkflowClient {
 
   /** A handle on a workflow; no call is made until one of its methods is. */
   getHandle<T extends Workflow = Workflow>(workflowId: string, runId?: string, options: { firstExecutionRunId?: string; followRuns?: boolean } = {}): WorkflowHandle<T> {
-    return compatibleHandle<T>(this.gateway, workflowId, runId, options);
+    return compatibleHandle<T>(this.gateway, this.aroundResultWait, workflowId, runId, options);
   }
 
   /** Signals the workflow, starting it first if no run is open. */
@@ -113,7 +115,7 @@ export class WorkflowClient {
     const { signal, signalArgs, ...start } = options;
     const signalName = typeof signal === 'string' ? signal : signal.name;
     const handle = await this.gateway.signalWithStart(workflowType, { ...gatewayStartOptions(start), signal: signalName, signalArgs: signalArgs ?? [] });
-    return compatibleHandle<T>(this.gateway, options.workflowId, undefined, { followRuns: options.followRuns ?? true, ...(handle.runId ? { firstExecutionRunId: handle.runId } : {}) });
+    return compatibleHandle<T>(this.gateway, this.aroundResultWait, options.workflowId, undefined, { followRuns: options.followRuns ?? true, ...(handle.runId ? { firstExecutionRunId: handle.runId } : {}) });
   }
 
   /**

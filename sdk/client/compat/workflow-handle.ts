@@ -59,9 +59,13 @@ export interface WorkflowHandle<T extends Workflow = Workflow> {
   fetchHistory(): Promise<{ events: unknown[] }>;
 }
 
+/** Wraps each wait of `result()` (see `ClientOptions.aroundResultWait`). */
+export type ResultWaitWrapper = <R>(wait: () => Promise<R>) => Promise<R>;
+
 /** A handle made from the gateway client's handle on the same run. */
 export function compatibleHandle<T extends Workflow>(
   gateway: GatewayWorkflowClient,
+  aroundResultWait: ResultWaitWrapper | undefined,
   workflowId: string,
   runId: string | undefined,
   options: { firstExecutionRunId?: string; followRuns?: boolean } = {},
@@ -74,7 +78,10 @@ export function compatibleHandle<T extends Workflow>(
     workflowId,
     runId,
     firstExecutionRunId: options.firstExecutionRunId,
-    result: () => notFound(resultOf<WorkflowResultType<T>>(inner, followRuns)),
+    result: () => {
+      const wait = () => resultOf<WorkflowResultType<T>>(inner, followRuns);
+      return notFound(aroundResultWait ? aroundResultWait(wait) : wait());
+    },
     signal: (signal, ...args) => notFound(inner.signal(nameOf(signal), ...args)),
     query: (query, ...args) => notFound(inner.query(nameOf(query), ...args)),
     executeUpdate: (update, updateOptions = {}) => notFound(inner.executeUpdate(nameOf(update), updateOptions as UpdateOptions)),

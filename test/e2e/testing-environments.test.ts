@@ -1,0 +1,87 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { fileURLToPath } from 'node:url';
+import { CancelledFailure } from 'logbook/common';
+import { activityInfo, cancellationSignal, heartbeat, sleep } from 'logbook/activity';
+import { MockActivityEnvironment, TestWorkflowEnvironment } from 'logbook/testing';
+import { Worker } from 'logbook/worker';
+import { sleepADay, sleepForDays, wakeUp } from '../workflows/time-skipping.js';
+import { uniqueName } from '../support/test-env.js';
+
+/** `logbook/testing` as Temporal's users use it: the time-skipping and local environments, and the mock activity environment. */
+
+const WORKFLOWS = fileURLToPath(new URL('../workflows/time-skipping.ts', import.meta.url));
+const taskQueue = 'time-skipping';
+
+let env: TestWorkflowEnvironment;
+let worker: Worker;
+let running: Promise<void>;
+
+before(async () => {
+  env = await TestWorkflowEnvironment.createTimeSkipping();
+  worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowsPath: WORKFLOWS });
+  running = worker.run();
+});
+after(async () => {
+  worker.shutdown();
+  await running;
+  await env.teardown();
+});
+
+test('createTimeSkipping: a workflow that sleeps 30 days, signalled after 10, finishes in under 10 s of real time and sees the days pass', { timeout: 60_000 }, async () => {
+  const began = performance.now();
+  const handle = await env.client.workflow.start(sleepForDays, { taskQueue, workflowId: uniqueName('days') });
+  await env.sleep('10 days');
+  await handle.signal(wakeUp, 'tester');
+  const days = await handle.result();
+  const realMs = performance.now() - began;
+  assert.equal(days.by, 'tester');
+  assert.ok(days.signalledOnDay !== null && days.signalledOnDay >= 10 && days.signalledOnDay < 10.01, `signalled on day ${days.signalledOnDay}`);
+  assert.ok(days.endedOnDay >= 30 && days.endedOnDay < 30.01, `ended on day ${days.endedOnDay}`);
+  assert.ok(realMs < 10_000, `took ${Math.round(realMs)} ms of real time`);
+});
+
+test('time does not skip while the test is not awaiting a result: a one-day timer stays pending until result() is called', { timeout: 60_000 }, async () => {
+  const handle = await env.client.workflow.start(sleepADay, { taskQueue, workflowId: uniqueName('day') });
+  const before = env.currentTimeMs();
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  assert.equal((await handle.describe()).status.name, 'RUNNING');
+  assert.ok(env.currentTimeMs() - before < 60_000, 'the clock moved only as real time did');
+  assert.equal(await handle.result(), 'rested');
+  assert.ok(env.currentTimeMs() - before >= 86_400_000, 'a day passed while the result was awaited');
+});
+
+test('createLocal runs on real time: env.sleep waits for real, and a workflow waiting 30 days stays running', async () => {
+  const local = await TestWorkflowEnvironment.createLocal();
+  try {
+    assert.equal(local.supportsTimeSkipping, false);
+    const localWorker = await Worker.create({ connection: local.nativeConnection, taskQueue, workflowsPath: WORKFLOWS });
+    const before = Date.now();
+    await local.sleep(200);
+    assert.ok(Date.now() - before >= 190);
+    const handle = await localWorker.runUntil(local.client.workflow.start(sleepForDays, { taskQueue, workflowId: uniqueName('local') }));
+    assert.equal((await handle.describe()).status.name, 'RUNNING');
+    await handle.terminate('done');
+  } finally {
+    await local.teardown();
+  }
+});
+
+test('MockActivityEnvironment runs an activity with the info given, emits its heartbeats, and cancel() reaches it as a CancelledFailure', async () => {
+  const env = new MockActivityEnvironment({ attempt: 3, activityType: 'ship' });
+  const beats: unknown[] = [];
+  env.on('heartbeat', (details: unknown) => beats.push(details));
+  const ship = async (parcel: string) => {
+    heartbeat(`${parcel}: packed`);
+    return `${activityInfo().activityType} ${parcel} on attempt ${activityInfo().attempt}`;
+  };
+  assert.equal(await env.run(ship, 'p-1'), 'ship p-1 on attempt 3');
+  assert.deepEqual(beats, ['p-1: packed']);
+
+  const waiting = env.run(async () => {
+    await sleep('1 hour');
+    return cancellationSignal().aborted;
+  });
+  env.cancel();
+  await assert.rejects(waiting, (e: unknown) => e instanceof CancelledFailure);
+});
