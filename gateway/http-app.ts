@@ -25,6 +25,7 @@ const RESULT_WAIT_MS = 60_000;
 import { UI_HTML } from './ui.js';
 import { taskRoutes } from './task-endpoints/task-routes.js';
 import { visibilityRoutes } from './visibility-routes.js';
+import { asyncCompletionRoutes } from './async-completion-routes.js';
 import { updateRoutes } from './update-routes.js';
 import { scheduleRoutes } from './schedules/schedule-routes.js';
 
@@ -186,6 +187,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
   app.use(resetRoutes(engine, options.selfEndpoint));
   app.use(visibilityRoutes(engine));
   app.use(updateRoutes(engine));
+  app.use(asyncCompletionRoutes(engine));
   app.use(scheduleRoutes(engine));
   app.use(ingressRoutes(engine));
   app.use((req, _res, next) => next(new HttpError(404, 'NOT_FOUND', `no route for ${req.method} ${req.path}`)));

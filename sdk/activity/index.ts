@@ -21,6 +21,7 @@ import type { Duration } from '../workflow/duration.js';
 
 export { Context, activityContext, type ActivityContext, type ActivityInfo } from '../worker/activity-context.js';
 export { ApplicationFailure, CancelledFailure, type ApplicationFailureOptions } from '../workflow/errors.js';
+export { CompleteAsyncError } from '../worker/complete-async-error.js';
 export type { Logger, LogLevel, LogMetadata } from '../common/logger.js';
 
 /** The running activity's info (Temporal's `activityInfo()`). */

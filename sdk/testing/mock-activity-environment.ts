@@ -30,6 +30,8 @@ export const defaultActivityInfo: ActivityInfo = {
   scheduledTimestampMs: 1,
   currentAttemptScheduledTimestampMs: 1,
   startedTimestampMs: 1,
+  taskToken: new Uint8Array(),
+  base64TaskToken: '',
 };
 
 /**

@@ -38,6 +38,10 @@ export interface ActivityInfo {
   readonly currentAttemptScheduledTimestampMs: number;
   /** When this worker started the attempt, ms since the epoch. */
   readonly startedTimestampMs: number;
+  /** Names this attempt for async completion (`client.activity.complete(taskToken, result)`); empty for a local activity. */
+  readonly taskToken: Uint8Array;
+  /** {@link taskToken} as base64 (to pass around as text). */
+  readonly base64TaskToken: string;
 }
 
 /** The running activity's handle: its info, a heartbeat, and the signal that says it was cancelled. */

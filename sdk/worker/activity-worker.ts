@@ -6,6 +6,8 @@ import type { ActivityTask } from '../../topics/schemas/activity-task/index.js';
 import { ensureTaskTopics } from '../../topics/topic-setup.js';
 import { NamespaceTopic } from '../../topics/namespaces/namespace-topic.js';
 import { CancelledFailure } from '../workflow/errors.js';
+import { encodeActivityTaskToken } from '../../topics/activity-task-token.js';
+import { CompleteAsyncError } from './complete-async-error.js';
 import { activityLogger, cancellationHelpers, runInActivityContext, type ActivityContext, type ActivityInfo } from './activity-context.js';
 import { ClaimConfirmer } from './claim-confirmer.js';
 import { RecentCancellations } from './recent-cancellations.js';
@@ -49,10 +51,11 @@ export interface ActivityEvent {
   /** From the attempt being scheduled to this worker starting it. */
   readonly scheduleToStartMs: number;
   /**
+   * `async`: the activity threw `CompleteAsyncError` (someone completes it later by its task token).
    * `superseded`: another claim holds the attempt, or it had already ended — a redelivered task
    * (not run), or one whose partition was handed back while it ran unclaimed (stopped, not answered).
    */
-  readonly outcome: 'completed' | 'failed' | 'canceled' | 'superseded';
+  readonly outcome: 'completed' | 'failed' | 'canceled' | 'superseded' | 'async';
 }
 
 /** The claim of an attempt the engine already accepted: nothing more to send. */
@@ -235,11 +238,16 @@ export class ActivityWorker {
     const report = (outcome: ActivityEvent['outcome']) =>
       this.options.onActivity?.({ activityType: task.activityType, attempt: task.attempt, durationMs: Date.now() - started, scheduleToStartMs: started - task.currentAttemptScheduledTime, outcome });
     let outcome: { ok: true; result: unknown } | { ok: false; error: unknown };
+    let claimAsync = false;
     try {
       if (abort.signal.aborted) throw abort.signal.reason;
       outcome = { ok: true, result: await this.invoke(task, abort, claim, (details) => (lastDetails = details)) };
     } catch (error) {
       outcome = { ok: false, error };
+      // Completed later by whoever holds the task token: its claim, unless already sent, is
+      // written below and waited for (the attempt's timeouts run from it; a redelivered task
+      // must find it held), and nothing else is.
+      if (error instanceof CompleteAsyncError) claimAsync = claim.take();
     } finally {
       clearTimeout(timer);
       this.running.delete(key);
@@ -250,6 +258,10 @@ export class ActivityWorker {
     const cancelled = this.cancelled.delete(key) && abort.signal.aborted;
     // Another worker holds the attempt now: it answers, this one does not.
     if (this.superseded.delete(key)) return report('superseded');
+    if (!outcome.ok && outcome.error instanceof CompleteAsyncError && !cancelled) {
+      if (claimAsync) await this.commands.writeUntilDone(run, { type: 'ActivityTaskStarted', ...ref }, taken);
+      return report('async');
+    }
     if (outcome.ok) {
       await this.complete(run, ref, task, outcome.result, taken);
       return report('completed');
@@ -294,6 +306,7 @@ export class ActivityWorker {
     const run = { namespace: task.namespace, workflowId: task.workflowId, runId: task.runId };
     const throttleMs = this.options.heartbeatThrottleMs ?? 1_000;
     let lastSent = 0;
+    const taskToken = encodeActivityTaskToken(task);
     const info: ActivityInfo = {
       namespace: task.namespace,
       workflowId: task.workflowId,
@@ -315,6 +328,8 @@ export class ActivityWorker {
       scheduledTimestampMs: task.scheduledTime,
       currentAttemptScheduledTimestampMs: task.currentAttemptScheduledTime,
       startedTimestampMs: Date.now(),
+      taskToken,
+      base64TaskToken: Buffer.from(taskToken).toString('base64'),
     };
     const context: ActivityContext = {
       info,

@@ -117,6 +117,7 @@ export class LocalActivityExecutor {
       workflowExecution: { workflowId: task.workflowId, runId: task.runId }, workflowNamespace: task.namespace, activityNamespace: task.namespace, isLocal: true,
       startToCloseTimeoutMs: timeoutMs, scheduleToCloseTimeoutMs: request.options.scheduleToCloseTimeoutMs ?? undefined, heartbeatTimeoutMs: undefined,
       scheduledTimestampMs: request.options.originalScheduleTimeMs, currentAttemptScheduledTimestampMs: Date.now(), startedTimestampMs: Date.now(),
+      taskToken: new Uint8Array(), base64TaskToken: '',
     };
     const context = {
       info,

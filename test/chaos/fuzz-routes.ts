@@ -173,6 +173,14 @@ export const ROUTES: readonly RouteSpec[] = [
     route: `POST ${action}`,
     build: (r) => ({ route: `POST ${action}`, method: 'POST', path: `${NS}/${ns(r)}/task-queues/${segment(r, FUZZ_TASK_QUEUES)}/${action}`, body: taskResult(r), ownWaitMs: REPLY_WAIT_MS }),
   })),
+  ...['complete', 'fail', 'heartbeat', 'report-cancellation'].map((action): RouteSpec => ({
+    route: `POST activities/${action}`,
+    build: (r) => ({
+      route: `POST activities/${action}`, method: 'POST', path: `${NS}/${ns(r)}/activities/${action}`,
+      body: { ...taskResult(r), workflowId: maybe(r, () => mostly(r, [...FUZZ_WORKFLOW_IDS], HOSTILE_NAMES)), runId: maybe(r, () => 'nope', 0.2), activityId: maybe(r, () => mostly(r, ['1'], HOSTILE_NAMES)) },
+      ownWaitMs: REPLY_WAIT_MS,
+    }),
+  })),
   ...scheduleRoutes(),
 ];
 

@@ -5,6 +5,7 @@ import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import {
   ActivityFailure,
+  ActivityNotFoundError,
   ApplicationFailure,
   CancelledFailure,
   Client,
@@ -22,7 +23,7 @@ import {
 import { DefaultLogger, NativeConnection, Runtime, Worker, type LogEntry } from 'logbook/worker';
 import { engineHistoryFetcher } from '../../gateway/engine-history-fetcher.js';
 import * as activities from '../workflows/temporal-compatible-activities.js';
-import { addItem, approval, approve, charge, countdown, greet, inspect, rejectOrder, stage, waitForever } from '../workflows/temporal-compatible.js';
+import { addItem, approval, approve, approvedAsync, charge, countdown, greet, inspect, rejectOrder, stage, waitForever } from '../workflows/temporal-compatible.js';
 import { startTestEngine, type TestEngine } from '../support/test-engine.js';
 import { uniqueName, waitFor } from '../support/test-env.js';
 import { addressOf, serveGateway } from '../support/http-gateway.js';
@@ -193,6 +194,42 @@ export function temporalCompatibilityConformance(backend: 'kafka' | 'embedded'):
     assert.equal(activityLine.meta?.activityType, 'describeActivity');
     assert.equal(activityLine.meta?.attempt, 1);
     assert.equal(activityLine.meta?.custom, true);
+  });
+
+  /** The next token `awaitApproval` announces for `orderId`. */
+  const nextApproval = (orderId: string) =>
+    new Promise<{ activityId: string; taskToken: string }>((resolve) => {
+      const listener = (token: { orderId: string; activityId: string; taskToken: string }) => {
+        if (token.orderId !== orderId) return;
+        activities.asyncApprovals.off('token', listener);
+        resolve(token);
+      };
+      activities.asyncApprovals.on('token', listener);
+    });
+
+  test('async completion: an activity throws CompleteAsyncError, client.activity heartbeats and completes it by task token, and a second completion is ActivityNotFoundError', async () => {
+    const orderId = uniqueName('async');
+    const announced = nextApproval(orderId);
+    const handle = await client.workflow.start(approvedAsync, { taskQueue, workflowId: orderId, args: [orderId] });
+    const { taskToken } = await announced;
+    await client.activity.heartbeat(Buffer.from(taskToken, 'base64'), { progress: 'reviewing' });
+    await client.activity.complete(taskToken, 'approved by ops');
+    assert.equal(await handle.result(), 'approved by ops');
+    await assert.rejects(client.activity.complete(taskToken, 'again'), ActivityNotFoundError);
+    await assert.rejects(client.activity.complete('not a token!', 'x'), /taskToken: not base64/);
+  });
+
+  test('async completion by workflow id and activity id: fail() fails the activity, and the run with ActivityFailure caused by the ApplicationFailure given', async () => {
+    const orderId = uniqueName('async-fail');
+    const announced = nextApproval(orderId);
+    const handle = await client.workflow.start(approvedAsync, { taskQueue, workflowId: orderId, args: [orderId] });
+    const { activityId } = await announced;
+    await client.activity.fail({ workflowId: orderId, activityId }, ApplicationFailure.nonRetryable('rejected by ops', 'Rejected'));
+    const error = await handle.result().catch((e: unknown) => e);
+    assert.ok(error instanceof WorkflowFailedError && error.cause instanceof ActivityFailure, `got ${String(error)}`);
+    assert.ok(error.cause.cause instanceof ApplicationFailure);
+    assert.equal(error.cause.cause.type, 'Rejected');
+    assert.equal(error.cause.cause.message, 'rejected by ops');
   });
 
   test('a handle on an unknown workflow throws WorkflowNotFoundError; a gateway that is not there is a ConnectionError naming the address', async () => {

@@ -5,9 +5,9 @@ import { type Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { ActivityFailure, Client, Connection, WorkflowFailedError } from 'logbook/client';
 import { NativeConnection, NativeConnectionError, Worker } from 'logbook/worker';
-import { approval, approve, charge, greet, stage } from '../workflows/temporal-compatible.js';
+import { approval, approve, approvedAsync, charge, greet, stage } from '../workflows/temporal-compatible.js';
 import { startTestEngine, type TestEngine } from '../support/test-engine.js';
-import { kafkaBrokers, uniqueName } from '../support/test-env.js';
+import { kafkaBrokers, uniqueName, waitFor } from '../support/test-env.js';
 import { addressOf, serveGateway } from '../support/http-gateway.js';
 
 /**
@@ -63,7 +63,7 @@ after(async () => {
   await t.stop();
 });
 
-test('a worker process with no engine code runs workflows and activities; a second process replays a run from history paged through the gateway', async () => {
+test('a worker process with no engine code runs workflows and activities, leaves an activity to async completion by another process; a second process replays a run from history paged through the gateway', async () => {
   const first = await startNoEngineProcess([WORKER_MAIN], workerEnv, /READY/);
   assert.equal(await client.workflow.execute(greet, { taskQueue, workflowId: uniqueName('greet'), args: ['worker'] }), 'Hello, worker!');
   assert.equal(await client.workflow.execute(charge, { taskQueue, workflowId: uniqueName('charge'), args: ['visa'] }), 'charged visa');
@@ -71,6 +71,13 @@ test('a worker process with no engine code runs workflows and activities; a seco
   assert.ok(declined instanceof WorkflowFailedError && declined.cause instanceof ActivityFailure, `got ${String(declined)}`);
   const handle = await client.workflow.start(approval, { taskQueue, workflowId: uniqueName('approval') });
   assert.equal(await handle.query(stage), 'waiting for approval');
+
+  // Async completion: the worker process leaves the activity open; this process completes it by its task token.
+  const orderId = uniqueName('async');
+  const approvalHandle = await client.workflow.start(approvedAsync, { taskQueue, workflowId: orderId, args: [orderId] });
+  const token = await waitFor('the worker to announce the task token', () => new RegExp(`ASYNC ${orderId} (\\S+)`).exec(first.output.join(''))?.[1]);
+  await client.activity.complete(token, 'approved from another process');
+  assert.equal(await approvalHandle.result(), 'approved from another process');
 
   first.process.kill('SIGTERM');
   assert.equal(await first.exited, 0, first.output.join(''));

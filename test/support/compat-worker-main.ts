@@ -2,7 +2,8 @@
  * A worker process as a Temporal user writes one, importing only `logbook/worker`: connects to
  * the deployment's brokers and gateway, runs the Temporal-compatible test workflows and
  * activities on one task queue until SIGTERM. Settings from the environment: WORKER_BROKERS,
- * WORKER_GATEWAY, WORKER_PREFIX, WORKER_TASK_QUEUE. Prints `READY` once polling, `STOPPED` at the end.
+ * WORKER_GATEWAY, WORKER_PREFIX, WORKER_TASK_QUEUE. Prints `READY` once polling, `STOPPED` at the end,
+ * and `ASYNC <orderId> <taskToken>` for each approval left to async completion.
  * @module
  */
 import { fileURLToPath } from 'node:url';
@@ -23,6 +24,7 @@ const worker = await Worker.create({
   activities,
   shutdownGraceTime: '2s',
 });
+activities.asyncApprovals.on('token', ({ orderId, taskToken }: { orderId: string; taskToken: string }) => console.log(`ASYNC ${orderId} ${taskToken}`));
 const running = worker.run();
 console.log('READY');
 await running;

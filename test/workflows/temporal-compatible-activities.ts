@@ -1,5 +1,6 @@
 /** Activities of the Temporal-compatible workflows (`temporal-compatible.ts`). */
-import { activityInfo, Context, heartbeat, log } from 'logbook/activity';
+import { EventEmitter } from 'node:events';
+import { activityInfo, CompleteAsyncError, Context, heartbeat, log } from 'logbook/activity';
 import { ApplicationFailure } from 'logbook/common';
 
 /** Charges a card; the card `declined` fails for good with type `CardDeclined` and the card as detail. */
@@ -23,4 +24,14 @@ export async function describeActivity(): Promise<Record<string, unknown>> {
     sameAsContext: Context.current().info === info,
     heartbeatTimeoutMs: info.heartbeatTimeoutMs ?? null,
   };
+}
+
+/** Where {@link awaitApproval} announces each attempt it leaves to someone else: `token` events of `{ orderId, activityId, taskToken }`. */
+export const asyncApprovals = new EventEmitter();
+
+/** Leaves the approval to someone else: announces its task token and throws `CompleteAsyncError`. */
+export async function awaitApproval(orderId: string): Promise<string> {
+  const { activityId, base64TaskToken } = activityInfo();
+  asyncApprovals.emit('token', { orderId, activityId, taskToken: base64TaskToken });
+  throw new CompleteAsyncError();
 }

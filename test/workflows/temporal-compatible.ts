@@ -8,6 +8,7 @@ import { condition, continueAsNew, defineQuery, defineSignal, defineUpdate, log,
 import type * as activities from './temporal-compatible-activities.js';
 
 const { chargeCard, describeActivity } = proxyActivities<typeof activities>({ startToCloseTimeout: '10s', retry: { maximumAttempts: 1 } });
+const { awaitApproval } = proxyActivities<typeof activities>({ startToCloseTimeout: '2 minutes', retry: { maximumAttempts: 1 } });
 
 export const approve = defineSignal<[approver: string]>('approve');
 export const stage = defineQuery<string>('stage');
@@ -56,4 +57,9 @@ export async function waitForever(): Promise<void> {
 export async function inspect(): Promise<unknown> {
   log.info('inspecting', { step: 1 });
   return describeActivity();
+}
+
+/** Answers what its asynchronously completed approval activity is completed with. */
+export async function approvedAsync(orderId: string): Promise<string> {
+  return awaitApproval(orderId);
 }

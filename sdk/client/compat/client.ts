@@ -4,6 +4,7 @@
  * @module
  */
 import { assertValid, namespaceProblem } from '../../../topics/validation/index.js';
+import { AsyncCompletionClient } from './async-completion-client.js';
 import { Connection } from './connection.js';
 import { WorkflowClient } from './workflow-client.js';
 import type { ResultWaitWrapper } from './workflow-handle.js';
@@ -34,6 +35,8 @@ export class Client {
   readonly connection: Connection;
   readonly options: { readonly namespace: string };
   readonly workflow: WorkflowClient;
+  /** Async activity completion by task token or ids. */
+  readonly activity: AsyncCompletionClient;
 
   /** @throws InvalidArgumentError for a namespace name that cannot be one */
   constructor(options: ClientOptions = {}) {
@@ -41,6 +44,7 @@ export class Client {
     assertValid(namespaceProblem(namespace));
     this.connection = options.connection ?? Connection.lazy();
     this.options = { namespace };
+    this.activity = new AsyncCompletionClient({ connection: this.connection, namespace });
     this.workflow = new WorkflowClient({ connection: this.connection, namespace, ...(options.aroundResultWait ? { aroundResultWait: options.aroundResultWait } : {}) });
   }
 }
