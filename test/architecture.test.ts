@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join, posix, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -71,14 +72,28 @@ const DIRECTION_EXCEPTIONS: ReadonlyArray<{ from: string; to: string; why: strin
   { from: 'topics/log/embedded/', to: 'state-stores/kv-store', why: 'the embedded log keeps its partitions in the LevelDB wrapper' },
 ];
 
+/** The package's own entry points (`logbook/client` → `sdk/client/index.ts`), so imports by package name obey the rule too. */
+const PACKAGE_ENTRIES: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.entries((JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { exports: Record<string, string> }).exports).map(([entry, target]) => [
+    posix.join('logbook', entry),
+    posix.normalize(target),
+  ]),
+);
+
+/** The repository path an import names, or undefined for a package outside it. */
+function importTarget(file: string, spec: string): string | undefined {
+  if (spec.startsWith('.')) return posix.join(posix.dirname(file), spec);
+  return PACKAGE_ENTRIES[spec];
+}
+
 function directionViolations(file: string, source: string): string[] {
   const folder = file.split('/')[0]!;
   const allowed = MAY_IMPORT[folder];
   if (!allowed || file.endsWith('.test.ts')) return [];
   const problems: string[] = [];
   for (const spec of importsOf(source)) {
-    if (!spec.startsWith('.')) continue;
-    const target = posix.join(posix.dirname(file), spec);
+    const target = importTarget(file, spec);
+    if (target === undefined) continue;
     const targetFolder = target.split('/')[0]!;
     if (targetFolder === folder || allowed.includes(targetFolder)) continue;
     if (DIRECTION_EXCEPTIONS.some((e) => file.startsWith(e.from) && target.replace(/\.js$/, '') === e.to)) continue;
@@ -138,7 +153,7 @@ test('the architecture rules catch an engine file importing kafkajs, a state mac
   assert.equal(violations('topics/validation/rules.ts', "import type { Command } from '../schemas/command/index.js';").length, 0);
 });
 
-test('the architecture rules catch the SDK importing the engine or the gateway, and the contract importing the engine', () => {
+test('the architecture rules catch the SDK importing the engine or the gateway (by path or by package entry), and the contract importing the engine', () => {
   assert.deepEqual(violations('sdk/worker/activity-worker.ts', "import { NamespaceRegistry } from '../../processors/namespaces/namespace-registry.js';"), [
     'sdk/worker/activity-worker.ts imports processors/namespaces/namespace-registry.js: sdk/ may import topics/',
   ]);
@@ -149,4 +164,8 @@ test('the architecture rules catch the SDK importing the engine or the gateway, 
   assert.equal(violations('topics/log/embedded/embedded-log.ts', "import { openKvStore } from '../../../state-stores/kv-store.js';").length, 0);
   assert.equal(violations('gateway/engine.ts', "import { Worker } from '../sdk/worker/worker.js';").length, 0);
   assert.equal(violations('sdk/worker/worker.test.ts', "import { startEngine } from '../../gateway/engine.js';").length, 0);
+  assert.deepEqual(violations('sdk/client/compat/client.ts', "import { TestWorkflowEnvironment } from 'logbook/testing';"), [
+    'sdk/client/compat/client.ts imports gateway/testing/index.ts: sdk/ may import topics/',
+  ]);
+  assert.equal(violations('examples/order/workflows.ts', "import { sleep } from 'logbook/workflow';").length, 0);
 });

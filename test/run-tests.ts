@@ -18,7 +18,7 @@ import { securedListenerEnv } from './kafka/secured-listener.js';
 import { startApicurio, type RunningRegistry } from './registry/apicurio.js';
 import { tmpdir } from 'node:os';
 
-const TEST_ROOTS = ['topics', 'processors', 'state-stores', 'sdk', 'gateway', 'test'];
+const TEST_ROOTS = ['topics', 'processors', 'state-stores', 'sdk', 'gateway', 'examples', 'test'];
 /** node --test flags that take their value as the next argument. */
 const FLAGS_WITH_VALUE = new Set(['--test-name-pattern', '--test-skip-pattern', '--test-reporter', '--test-reporter-destination']);
 

@@ -1,5 +1,5 @@
-import { ApplicationFailure } from '../../sdk/workflow/errors.js';
-import { activityContext } from '../../sdk/worker/activity-context.js';
+import { ApplicationFailure } from 'logbook/common';
+import { activityInfo } from 'logbook/activity';
 
 /**
  * Example activities of the order workflow. They stand in for calls to an inventory, payment,
@@ -8,7 +8,7 @@ import { activityContext } from '../../sdk/worker/activity-context.js';
  */
 export async function reserveStock(orderId: string, sku: string, quantity: number): Promise<string> {
   if (sku.startsWith('out-of-stock')) throw ApplicationFailure.nonRetryable(`${sku} is out of stock`, 'OutOfStock');
-  return `reservation-${orderId}-${quantity}-${activityContext().info.idempotencyKey}`;
+  return `reservation-${orderId}-${quantity}-${activityInfo().idempotencyKey}`;
 }
 
 export async function chargeCard(orderId: string, amountCents: number): Promise<string> {

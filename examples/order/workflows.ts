@@ -1,4 +1,4 @@
-import { ApplicationFailure, condition, defineQuery, defineSignal, proxyActivities, setHandler, sleep } from '../../sdk/workflow/index.js';
+import { ApplicationFailure, condition, defineQuery, defineSignal, proxyActivities, setHandler, sleep } from 'logbook/workflow';
 import type * as activities from './activities.js';
 
 /** An order as the shop submits it. */

@@ -3,7 +3,7 @@
  * serves the `python-activities` task queue over the Kafka task protocol.
  * @module
  */
-import { ActivityCancellationType, CancellationScope, condition, defineSignal, isCancellation, proxyActivities, setHandler } from '../../sdk/workflow/index.js';
+import { ActivityCancellationType, CancellationScope, condition, defineSignal, isCancellation, proxyActivities, setHandler } from 'logbook/workflow';
 
 /** A parcel to ship. */
 export interface Parcel {

@@ -1,4 +1,4 @@
-import { ApplicationFailure } from '../../sdk/workflow/errors.js';
+import { ApplicationFailure } from 'logbook/common';
 import type { TripRequest } from './workflows.js';
 
 /** Example booking activities; `failAt` / `failCompensation` make one fail for good. */

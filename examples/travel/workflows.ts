@@ -1,4 +1,4 @@
-import { describeFailure, proxyActivities, Saga } from '../../sdk/workflow/index.js';
+import { describeFailure, proxyActivities, Saga } from 'logbook/workflow';
 import type * as activities from './activities.js';
 
 /** A trip to book. `failAt` makes a step (or a compensation) fail, to demonstrate the saga. */

@@ -1,6 +1,5 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { type Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { ActivityFailure, Client, Connection, WorkflowFailedError } from 'logbook/client';
@@ -9,39 +8,14 @@ import { approval, approve, approvedAsync, charge, greet, stage } from '../workf
 import { startTestEngine, type TestEngine } from '../support/test-engine.js';
 import { kafkaBrokers, uniqueName, waitFor } from '../support/test-env.js';
 import { addressOf, serveGateway } from '../support/http-gateway.js';
+import { startNoEngineProcess } from '../support/no-engine-process.js';
 
 /**
  * The normal deployment: a worker in a process of its own that imports only `logbook/worker` and
  * runs no engine code (its module hooks fail it if it loads any), on the real broker.
  */
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const WORKER_MAIN = fileURLToPath(new URL('../support/compat-worker-main.ts', import.meta.url));
-const NO_ENGINE_CODE = fileURLToPath(new URL('../support/no-engine-code.mjs', import.meta.url));
-
-interface Child {
-  readonly process: ChildProcess;
-  readonly output: string[];
-  readonly exited: Promise<number | null>;
-}
-
-/** Starts a node process with tsx and the no-engine-code hooks; resolves once it prints `ready`. */
-async function startNoEngineProcess(args: readonly string[], env: Record<string, string>, ready: RegExp | null): Promise<Child> {
-  const child = spawn(process.execPath, ['--import', 'tsx', '--import', NO_ENGINE_CODE, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
-  const output: string[] = [];
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  child.stdout!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-  if (ready) {
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`worker process not ready in 60 s:\n${output.join('')}`)), 60_000);
-      const check = () => ready.test(output.join('')) && (clearTimeout(timer), resolve());
-      child.stdout!.on('data', check);
-      void exited.then((code) => (clearTimeout(timer), reject(new Error(`worker process exited with ${code} before it was ready:\n${output.join('')}`))));
-    });
-  }
-  return { process: child, output, exited };
-}
 
 let t: TestEngine;
 let server: Server;
