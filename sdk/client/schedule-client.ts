@@ -12,12 +12,14 @@ import { gatewayCall } from './gateway-call.js';
 /** An instant: a Date, epoch milliseconds or an RFC 3339 string. */
 export type Instant = Date | number | string;
 
-/** When a schedule acts: the union of its intervals and cron expressions (UTC). */
+/** When a schedule acts: the union of its intervals and cron expressions (in UTC unless `timeZone` or a `CRON_TZ=` prefix says otherwise). */
 export interface ScheduleSpecOptions {
   /** Every `every`, at `offset` past each multiple of it since the Unix epoch. */
   readonly intervals?: ReadonlyArray<{ every: Duration; offset?: Duration }>;
   /** Cron expressions: 5 fields (or 6 with leading seconds), `@daily`, `@every 90s`, … */
   readonly cronExpressions?: readonly string[];
+  /** The IANA time zone of the cron expressions (Temporal's `timezone`), e.g. `'Europe/Paris'`; daylight saving is followed. */
+  readonly timeZone?: string;
   readonly startAt?: Instant;
   readonly endAt?: Instant;
   /** Delays each action by a pseudo-random amount below this. */

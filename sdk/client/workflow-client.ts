@@ -29,7 +29,7 @@ export interface ClientStartOptions {
   readonly memo?: Record<string, unknown>;
   /** Retries failed (or run-timed-out) runs as new runs, e.g. `{ initialInterval: '1s', maximumAttempts: 3 }`; `result()` follows them. */
   readonly retryPolicy?: WorkflowRetryOptions;
-  /** Runs the workflow on a cron schedule, e.g. `'*\/5 * * * *'` (UTC); each run reads the last one's result in `workflowInfo().lastResult`. */
+  /** Runs the workflow on a cron schedule, e.g. `'*\/5 * * * *'` (UTC, or `'CRON_TZ=Europe/Paris 0 9 * * *'`); each run reads the last one's result in `workflowInfo().lastResult`. */
   readonly cronSchedule?: string;
 }
 

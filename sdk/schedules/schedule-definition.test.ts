@@ -92,6 +92,17 @@ describe('schedule times', () => {
     ]);
   });
 
+  it('a spec\'s timeZone applies to its cron expressions without a zone of their own, daylight saving included', () => {
+    const paris = spec({ cronExpressions: ['0 9 * * *', 'CRON_TZ=UTC 0 12 * * *'], timeZone: 'Europe/Paris' });
+    assert.deepEqual(paris.cronExpressions, ['CRON_TZ=Europe/Paris 0 9 * * *', 'CRON_TZ=UTC 0 12 * * *']);
+    assert.equal(paris.timeZone, 'Europe/Paris');
+    // 09:00 in Paris: 07:00 UTC in summer (CEST), 08:00 UTC in winter (CET).
+    assert.equal(nextActionTime(paris, at('2026-07-01T00:00:00Z')), at('2026-07-01T07:00:00Z'));
+    assert.equal(nextActionTime(paris, at('2026-01-10T00:00:00Z')), at('2026-01-10T08:00:00Z'));
+    assert.throws(() => spec({ cronExpressions: ['0 9 * * *'], timeZone: 'Paris' }), /unknown time zone "Paris"/);
+    assert.throws(() => spec({ cronExpressions: ['0 9 * * *'], timeZone: 5 }), /'spec.timeZone' must be an IANA time zone name/);
+  });
+
   it('start and end bound the action times, both included', () => {
     const bounded = spec({ intervals: [{ every: '1h' }], startAt: '2026-03-01T12:00:00Z', endAt: '2026-03-01T14:00:00Z' });
     assert.deepEqual(actionTimesBetween(bounded, at('2026-03-01T00:00:00Z'), at('2026-03-02T00:00:00Z'), 10), [

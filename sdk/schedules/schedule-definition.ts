@@ -26,8 +26,13 @@ export interface IntervalSpec {
 /** When a schedule acts: the union of its intervals and cron expressions, within start/end. */
 export interface ScheduleSpec {
   readonly intervals: readonly IntervalSpec[];
-  /** Cron expressions (UTC), see `topics/cron/cron-expression.ts`. */
+  /**
+   * Cron expressions, see `topics/cron/cron-expression.ts`: in UTC unless one has a `CRON_TZ=`
+   * prefix. A spec given a `timeZone` stores it as that prefix on each expression without one.
+   */
   readonly cronExpressions: readonly string[];
+  /** The IANA time zone given for the cron expressions, if any (Temporal's `timezone`). */
+  readonly timeZone?: string;
   readonly startAtMs: number | null;
   readonly endAtMs: number | null;
   /** Each action is delayed by a deterministic pseudo-random amount below this. */
@@ -161,16 +166,19 @@ export function instantOf(value: unknown, what: string): number {
 function specOf(input: unknown): ScheduleSpec {
   const spec = objectAt(input, 'spec');
   const intervals = arrayAt(spec.intervals, 'spec.intervals').map((item, i) => intervalOf(item, `spec.intervals[${i}]`));
+  const zoneGiven = spec.timeZone ?? spec.timezone;
+  if (zoneGiven !== undefined && (typeof zoneGiven !== 'string' || zoneGiven === '')) throw new ScheduleDefinitionError("'spec.timeZone' must be an IANA time zone name such as 'Europe/Paris'");
   const cronExpressions = arrayAt(spec.cronExpressions, 'spec.cronExpressions').map((item, i) => {
     const what = `spec.cronExpressions[${i}]`;
     if (typeof item !== 'string') throw new ScheduleDefinitionError(`'${what}' must be a string`);
+    const expression = zoneGiven !== undefined && !/^\s*(CRON_TZ|TZ)=/i.test(item) ? `CRON_TZ=${zoneGiven as string} ${item.trim()}` : item;
     try {
-      parseCronExpression(item);
+      parseCronExpression(expression);
     } catch (error) {
       if (error instanceof CronExpressionError) throw new ScheduleDefinitionError(`'${what}': ${error.message}`);
       throw error;
     }
-    return item;
+    return expression;
   });
   if (intervals.length === 0 && cronExpressions.length === 0) {
     throw new ScheduleDefinitionError("'spec' needs at least one of 'intervals' or 'cronExpressions'");
@@ -178,7 +186,7 @@ function specOf(input: unknown): ScheduleSpec {
   const startAtMs = spec.startAt === undefined || spec.startAt === null ? null : instantOf(spec.startAt, 'spec.startAt');
   const endAtMs = spec.endAt === undefined || spec.endAt === null ? null : instantOf(spec.endAt, 'spec.endAt');
   if (startAtMs !== null && endAtMs !== null && endAtMs < startAtMs) throw new ScheduleDefinitionError("'spec.endAt' is before 'spec.startAt'");
-  return { intervals, cronExpressions, startAtMs, endAtMs, jitterMs: durationAt(spec.jitter, 'spec.jitter', 0) };
+  return { intervals, cronExpressions, startAtMs, endAtMs, jitterMs: durationAt(spec.jitter, 'spec.jitter', 0), ...(zoneGiven === undefined ? {} : { timeZone: zoneGiven as string }) };
 }
 
 function intervalOf(input: unknown, what: string): IntervalSpec {

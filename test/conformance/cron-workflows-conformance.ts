@@ -96,5 +96,20 @@ export function cronWorkflowsConformance(backend: 'kafka' | 'embedded'): void {
     const bad = await post({ workflowId: uniqueName('cron'), workflowType: 'cronCounter', taskQueue: queue, cronSchedule: '0 25 * * *' });
     assert.equal(bad.status, 400);
     assert.match(((await bad.json()) as { message: string }).message, /cronSchedule: invalid cron expression: hour: 25 is out of range/);
+    const badZone = await post({ workflowId: uniqueName('cron'), workflowType: 'cronCounter', taskQueue: queue, cronSchedule: 'CRON_TZ=Nowhere/Land 0 9 * * *' });
+    assert.equal(badZone.status, 400);
+    assert.match(((await badZone.json()) as { message: string }).message, /cronSchedule: invalid cron expression: time zone: unknown time zone "Nowhere\/Land"/);
+  });
+
+  test('a cron schedule with a CRON_TZ= time zone runs in that zone: the first run waits for 00:00 in Tokyo (15:00 UTC)', async () => {
+    const id = uniqueName('cron-tz');
+    const handle = await client.start('cronCounter', { workflowId: id, taskQueue: queue, cronSchedule: 'CRON_TZ=Asia/Tokyo 0 0 * * *' });
+    const description = (await handle.describe()) as { executionInfo: { startTime: number; executionTime: number } };
+    await client.getHandle(id).terminate('enough');
+    const { startTime, executionTime } = description.executionInfo;
+    const firstRun = new Date(executionTime);
+    assert.equal(firstRun.getUTCHours(), 15, `first run at ${firstRun.toISOString()}`);
+    assert.equal(firstRun.getUTCMinutes(), 0);
+    assert.ok(executionTime > startTime && executionTime - startTime <= 86_400_000);
   });
 }

@@ -99,6 +99,17 @@ describe('cron expressions: next time', () => {
     assert.equal(nextCronTime('@every 1.5s', 0), 1500);
   });
 
+  it('a CRON_TZ= (or TZ=) prefix evaluates the fields in that time zone, daylight saving included', () => {
+    // 09:00 in New York is 13:00 UTC in summer (EDT) and 14:00 UTC in winter (EST).
+    assert.equal(iso(nextCronTime('CRON_TZ=America/New_York 0 9 * * *', utc(2026, 7, 1))), '2026-07-01T13:00:00.000Z');
+    assert.equal(iso(nextCronTime('TZ=America/New_York 0 9 * * *', utc(2026, 1, 15))), '2026-01-15T14:00:00.000Z');
+    // Midnight on the 1st in Tokyo is 15:00 UTC the day before.
+    assert.equal(iso(nextCronTime('CRON_TZ=Asia/Tokyo 0 0 1 * *', utc(2026, 3, 5))), '2026-03-31T15:00:00.000Z');
+    const parsed = parseCronExpression('cron_tz=Europe/Paris 30 8 * * MON-FRI');
+    assert.ok(parsed.kind === 'calendar');
+    assert.equal(parsed.timeZone, 'Europe/Paris');
+  });
+
   it('accepts a parsed expression as well as its text', () => {
     const parsed = parseCronExpression('0 12 * * *');
     assert.equal(nextCronTime(parsed, utc(2026, 3, 1)), nextCronTime('0 12 * * *', utc(2026, 3, 1)));
@@ -113,10 +124,11 @@ describe('cron expressions: errors name the bad field', () => {
     ['* * * 13 *', 'month', /13 is out of range 1-12/],
     ['* * * FOO *', 'month', /invalid value "FOO"/],
     ['* * * * 8', 'day-of-week', /8 is out of range 0-7/],
-    ['* * * * MON-', 'day-of-week', /invalid value ""/],
-    ['*/0 * * * *', 'minute', /step must be at least 1/],
-    ['5-1 * * * *', 'minute', /runs backwards/],
-    ['1,,2 * * * *', 'minute', /empty list item/],
+    ['* * * * MON-', 'day-of-week', /illegal upper range/],
+    ['*/0 * * * *', 'minute', /illegal stepping: 0/],
+    ['5-1 * * * *', 'minute', /From value is larger than to value/],
+    ['1,,2 * * * *', 'minute', /is empty/],
+    ['1,99 * * * *', 'minute', /a value in "1,99" is out of range 0-59/],
     ['61 * * * * *', 'second', /61 is out of range 0-59/],
     ['* * *', 'expression', /expected 5 fields/],
     ['', 'expression', /is empty/],
@@ -126,7 +138,9 @@ describe('cron expressions: errors name the bad field', () => {
     ['@every 0s', '@every', /must be positive/],
     ['@every 1h/2h', '@every offset', /smaller than the interval/],
     ['0 0 30 2 *', 'day-of-month', /never occurs in month 2/],
-    ['CRON_TZ=Europe/Paris 0 0 * * *', 'expression', /time zones are not supported/],
+    ['CRON_TZ=Mars/Olympus 0 0 * * *', 'time zone', /unknown time zone "Mars\/Olympus"/],
+    ['CRON_TZ=Europe/Paris @every 1h', 'time zone', /takes no time zone/],
+    ['TZ=UTC', 'expression', /nothing after it/],
   ];
   for (const [expression, field, message] of cases) {
     it(`${JSON.stringify(expression)} is refused naming ${field}`, () => {

@@ -2,17 +2,22 @@
  * Cron expressions as Temporal accepts them (robfig/cron's standard parser): five fields
  * `minute hour day-of-month month day-of-week`, an optional leading seconds field, ranges
  * (`1-5`), steps (`*\/15`, `10-40/10`, `5/20` = from 5 to the maximum), lists (`1,15`), names
- * (`JAN`–`DEC`, `SUN`–`SAT`, any case), `?` as `*`, and the descriptors `@yearly`/`@annually`,
- * `@monthly`, `@weekly`, `@daily`/`@midnight`, `@hourly` and `@every <duration>[/<offset>]`.
+ * (`JAN`–`DEC`, `SUN`–`SAT`, any case), `?` as `*`, the descriptors `@yearly`/`@annually`,
+ * `@monthly`, `@weekly`, `@daily`/`@midnight`, `@hourly` and `@every <duration>[/<offset>]`, and a
+ * time zone prefix `CRON_TZ=<IANA zone>` (or `TZ=`); without one, times are UTC.
  *
- * Times are UTC. Pure: no clock, no I/O — the caller passes the instant to search after, so the
- * history state machine and the scheduler workflow can both use it deterministically.
+ * Calendar expressions are evaluated by croner (a maintained, dependency-free cron library with
+ * time zones and daylight-saving rules); this module translates robfig's dialect into croner's,
+ * names the field at fault when an expression is refused, and keeps `@every`, which croner does
+ * not have. Pure: no clock, no I/O — the caller passes the instant to search after, so the history
+ * state machine and the scheduler workflow can both use it deterministically.
  * @module
  */
+import { Cron } from 'croner';
 
 /** A cron expression that cannot be parsed; the message names the field and the problem. */
 export class CronExpressionError extends Error {
-  /** The field at fault (`minute`, `day-of-week`, `@every`, `expression`, …). */
+  /** The field at fault (`minute`, `day-of-week`, `@every`, `time zone`, `expression`, …). */
   readonly field: string;
 
   constructor(field: string, message: string) {
@@ -22,22 +27,14 @@ export class CronExpressionError extends Error {
   }
 }
 
-/** A parsed calendar expression: the allowed values of each field, sorted ascending. */
-export interface CronFields {
-  readonly kind: 'fields';
-  readonly seconds: readonly number[];
-  readonly minutes: readonly number[];
-  readonly hours: readonly number[];
-  readonly daysOfMonth: readonly number[];
-  /** 1 = January. */
-  readonly months: readonly number[];
-  /** 0 = Sunday (7 in the text is folded to 0). */
-  readonly daysOfWeek: readonly number[];
-  /**
-   * Whether day-of-month and day-of-week were both restricted (neither `*` nor `?`): then a day
-   * matches if EITHER matches, as in every cron since Vixie's; otherwise both must match.
-   */
-  readonly eitherDay: boolean;
+/** A parsed calendar expression, evaluated in its time zone. */
+export interface CronCalendar {
+  readonly kind: 'calendar';
+  /** IANA time zone; `UTC` unless the expression names one. */
+  readonly timeZone: string;
+  /** The expression in croner's dialect (seconds first). */
+  readonly pattern: string;
+  readonly cron: Cron;
 }
 
 /** A parsed `@every <interval>[/<offset>]`: instants `offset + k × interval` since the Unix epoch. */
@@ -48,30 +45,21 @@ export interface CronEvery {
 }
 
 /** A parsed cron expression. */
-export type CronSchedule = CronFields | CronEvery;
+export type CronSchedule = CronCalendar | CronEvery;
 
-interface FieldRange {
-  readonly name: string;
-  readonly min: number;
-  readonly max: number;
-  readonly names?: readonly string[];
-  /** Offset of `names[0]` (JAN = 1, SUN = 0). */
-  readonly namesFrom?: number;
-}
+/** The fields, seconds first, with their ranges (for messages and for robfig's `N/step`). */
+const FIELDS = [
+  { name: 'second', croner: 'second', min: 0, max: 59 },
+  { name: 'minute', croner: 'minute', min: 0, max: 59 },
+  { name: 'hour', croner: 'hour', min: 0, max: 23 },
+  { name: 'day-of-month', croner: 'dayOfMonth', min: 1, max: 31 },
+  { name: 'month', croner: 'month', min: 1, max: 12 },
+  // 7 is Sunday too, as in Vixie cron and robfig.
+  { name: 'day-of-week', croner: 'dayOfWeek', min: 0, max: 7 },
+] as const;
 
-const SECOND: FieldRange = { name: 'second', min: 0, max: 59 };
-const MINUTE: FieldRange = { name: 'minute', min: 0, max: 59 };
-const HOUR: FieldRange = { name: 'hour', min: 0, max: 23 };
-const DAY_OF_MONTH: FieldRange = { name: 'day-of-month', min: 1, max: 31 };
-const MONTH: FieldRange = {
-  name: 'month', min: 1, max: 12, namesFrom: 1,
-  names: ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'],
-};
-// 7 is accepted as Sunday, as in Vixie cron and robfig; folded to 0 after parsing.
-const DAY_OF_WEEK: FieldRange = {
-  name: 'day-of-week', min: 0, max: 7, namesFrom: 0,
-  names: ['SUN', 'MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT'],
-};
+/** A pattern that matches, field by field, to find which of a refused expression's fields croner refuses. */
+const NEUTRAL = ['0', '0', '0', '1', '1', '*'];
 
 const DESCRIPTORS: Readonly<Record<string, string>> = {
   '@yearly': '0 0 1 1 *',
@@ -87,42 +75,55 @@ const DURATION_UNIT_MS: Readonly<Record<string, number>> = {
   ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000,
 };
 
-/** Days in each month of a leap year: the most a day-of-month can ever reach in that month. */
-const MAX_DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-
 /**
  * Parses a cron expression.
  *
  * @throws CronExpressionError naming the bad field, e.g. `invalid cron expression: hour: 24 is
  *   out of range 0-23`
  * @example
- * parseCronExpression('*\/15 9-17 * * MON-FRI')
+ * parseCronExpression('CRON_TZ=Europe/Paris *\/15 9-17 * * MON-FRI')
  */
 export function parseCronExpression(expression: string): CronSchedule {
   if (typeof expression !== 'string') throw new CronExpressionError('expression', 'must be a string');
-  const text = expression.trim();
+  let text = expression.trim();
   if (text === '') throw new CronExpressionError('expression', 'is empty');
-  if (text.startsWith('@every')) return parseEvery(text.slice('@every'.length));
+  let timeZone = 'UTC';
+  const zone = /^(?:CRON_TZ|TZ)=(\S*)\s*/i.exec(text);
+  if (zone) {
+    timeZone = checkedTimeZone(zone[1]!);
+    text = text.slice(zone[0].length);
+    if (text === '') throw new CronExpressionError('expression', 'has a time zone and nothing after it');
+  }
+  if (text.startsWith('@every')) {
+    if (zone) throw new CronExpressionError('time zone', '@every counts from the Unix epoch and takes no time zone');
+    return parseEvery(text.slice('@every'.length));
+  }
   if (text.startsWith('@')) {
     const standard = DESCRIPTORS[text.toLowerCase()];
     if (standard === undefined) {
       throw new CronExpressionError('expression', `unknown descriptor ${JSON.stringify(text)} (use @yearly, @monthly, @weekly, @daily, @hourly or @every <duration>)`);
     }
-    return parseFields(standard.split(' '));
-  }
-  if (/^CRON_TZ=|^TZ=/i.test(text)) {
-    throw new CronExpressionError('expression', 'time zones are not supported: cron expressions are evaluated in UTC');
+    text = standard;
   }
   const fields = text.split(/\s+/);
-  if (fields.length === 5) return parseFields(fields);
-  if (fields.length === 6) return parseFields(fields.slice(1), fields[0]);
-  throw new CronExpressionError('expression', `expected 5 fields (minute hour day-of-month month day-of-week) or 6 with leading seconds, got ${fields.length}`);
+  if (fields.length !== 5 && fields.length !== 6) {
+    throw new CronExpressionError('expression', `expected 5 fields (minute hour day-of-month month day-of-week) or 6 with leading seconds, got ${fields.length}`);
+  }
+  const withSeconds = fields.length === 6 ? fields : ['0', ...fields];
+  const pattern = withSeconds.map((field, i) => toCronerField(field, FIELDS[i]!)).join(' ');
+  const cron = newCron(pattern, timeZone, fields.length === 6 ? 0 : 1, fields);
+  // Croner finds no time for a day that never occurs (30 February); refuse it here, so
+  // nextCronTime always finds an instant.
+  if (cron.nextRun(new Date(0)) === null) {
+    throw new CronExpressionError('day-of-month', `never occurs in month ${withSeconds[4]}`);
+  }
+  return { kind: 'calendar', timeZone, pattern, cron };
 }
 
 /**
  * The first instant strictly after `afterEpochMs` that the expression matches, in epoch
- * milliseconds (UTC). Calendar expressions match whole seconds (whole minutes without a seconds
- * field), so the result is always a multiple of 1000.
+ * milliseconds. Calendar expressions match whole seconds (whole minutes without a seconds field)
+ * in their time zone, so the result is always a multiple of 1000.
  *
  * @param expression text (parsed on each call) or a {@link CronSchedule} from {@link parseCronExpression}
  * @throws CronExpressionError if the text is invalid
@@ -132,7 +133,74 @@ export function parseCronExpression(expression: string): CronSchedule {
 export function nextCronTime(expression: string | CronSchedule, afterEpochMs: number): number {
   const schedule = typeof expression === 'string' ? parseCronExpression(expression) : expression;
   if (!Number.isFinite(afterEpochMs)) throw new RangeError(`nextCronTime: afterEpochMs must be finite, got ${afterEpochMs}`);
-  return schedule.kind === 'every' ? nextEveryTime(schedule, afterEpochMs) : nextFieldsTime(schedule, afterEpochMs);
+  if (schedule.kind === 'every') return nextEveryTime(schedule, afterEpochMs);
+  // Croner counts from the whole second the instant is in; "strictly after" a whole second is the next one.
+  const next = schedule.cron.nextRun(new Date(afterEpochMs));
+  if (next === null) throw new CronExpressionError('expression', `matches no time after ${new Date(afterEpochMs).toISOString()}`);
+  return next.getTime();
+}
+
+/**
+ * A field of robfig's dialect in croner's: `?` is `*`; `N/step` runs from N to the maximum; a
+ * step wider than the field's range selects only its first value (croner refuses such steps).
+ */
+function toCronerField(field: string, range: (typeof FIELDS)[number]): string {
+  const max = range.name === 'day-of-week' ? 6 : range.max;
+  return field
+    .split(',')
+    .map((item) => {
+      // `*/1` is `*` (for the day fields this decides how day-of-month and day-of-week combine).
+      if (item === '?' || item === '*/1') return '*';
+      const stepped = /^(\*|\w+)(?:-(\w+))?\/(\d+)$/.exec(item);
+      if (!stepped) return item;
+      const [, from, to, step] = stepped as unknown as [string, string, string | undefined, string];
+      const start = from === '*' ? String(range.min) : from;
+      const span = (to === undefined ? max : Number(to)) - (from === '*' ? range.min : Number(from)) + 1;
+      if (Number(step) > 0 && Number.isFinite(span) && Number(step) >= span && span > 0) return start;
+      return `${start}-${to ?? max}/${step}`;
+    })
+    .join(',');
+}
+
+/** Croner's job for `pattern`, with its refusal turned into one naming the field. */
+function newCron(pattern: string, timeZone: string, fieldShift: number, written: readonly string[]): Cron {
+  try {
+    return new Cron(pattern, { timezone: timeZone, domAndDow: false });
+  } catch (error) {
+    const parts = pattern.split(' ');
+    // Find the field croner refuses by trying each one on its own in a pattern that matches.
+    const at = parts.findIndex((part, i) => {
+      try {
+        new Cron(NEUTRAL.map((n, j) => (j === i ? part : n)).join(' '), { timezone: 'UTC' });
+        return false;
+      } catch {
+        return true;
+      }
+    });
+    if (at < fieldShift) throw new CronExpressionError('expression', cronerReason(error, undefined, ''));
+    throw new CronExpressionError(FIELDS[at]!.name, cronerReason(error, FIELDS[at], written[at - fieldShift] ?? ''));
+  }
+}
+
+/** Croner's message, in this module's words where it is about a value out of range or not a value at all. */
+function cronerReason(error: unknown, field: (typeof FIELDS)[number] | undefined, text: string): string {
+  const message = error instanceof Error ? error.message.replace(/^CronPattern:\s*/, '') : String(error);
+  if (field && /^Invalid value for /.test(message)) {
+    // Croner counts days and months from 0 in its message: say it in the expression's terms.
+    return /^\d+$/.test(text) ? `${text} is out of range ${field.min}-${field.max}` : `a value in ${JSON.stringify(text)} is out of range ${field.min}-${field.max}`;
+  }
+  const illegal = /\((.*)\) contains illegal characters/.exec(message);
+  if (illegal) return `invalid value ${JSON.stringify(illegal[1])}`;
+  return message;
+}
+
+/** An IANA time zone this runtime knows. @throws CronExpressionError naming it otherwise */
+function checkedTimeZone(zone: string): string {
+  try {
+    return new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone;
+  } catch {
+    throw new CronExpressionError('time zone', `unknown time zone ${JSON.stringify(zone)} (use an IANA name such as Europe/Paris)`);
+  }
 }
 
 function parseEvery(rest: string): CronEvery {
@@ -165,139 +233,7 @@ function parseGoDuration(text: string, field: string): number {
   return Math.round(total);
 }
 
-function parseFields(fields: readonly string[], secondsText?: string): CronFields {
-  const [minute, hour, dayOfMonth, month, dayOfWeek] = fields as [string, string, string, string, string];
-  const daysOfMonth = parseField(dayOfMonth, DAY_OF_MONTH);
-  const months = parseField(month, MONTH);
-  const daysOfWeek = parseField(dayOfWeek, DAY_OF_WEEK);
-  const parsed: CronFields = {
-    kind: 'fields',
-    seconds: secondsText === undefined ? [0] : parseField(secondsText, SECOND).values,
-    minutes: parseField(minute, MINUTE).values,
-    hours: parseField(hour, HOUR).values,
-    daysOfMonth: daysOfMonth.values,
-    months: months.values,
-    daysOfWeek: [...new Set(daysOfWeek.values.map((day) => day % 7))].sort((a, b) => a - b),
-    eitherDay: daysOfMonth.restricted && daysOfWeek.restricted,
-  };
-  // Without the either-day rule a day must match day-of-month; refuse combinations such as
-  // "30 2" (30 February) that never occur, so nextCronTime always finds an instant.
-  if (!parsed.eitherDay) {
-    const possible = parsed.months.some((m) => parsed.daysOfMonth.some((d) => d <= MAX_DAYS_IN_MONTH[m - 1]!));
-    if (!possible) throw new CronExpressionError('day-of-month', `${dayOfMonth} never occurs in month ${month}`);
-  }
-  return parsed;
-}
-
-/** The values a field allows, and whether it restricts at all (`*` and `?` without a step do not). */
-function parseField(text: string, range: FieldRange): { values: number[]; restricted: boolean } {
-  const values = new Set<number>();
-  let restricted = false;
-  for (const item of text.split(',')) {
-    if (item === '') throw new CronExpressionError(range.name, `empty list item in ${JSON.stringify(text)}`);
-    const [span, stepText, extra] = item.split('/');
-    if (extra !== undefined) throw new CronExpressionError(range.name, `too many "/" in ${JSON.stringify(item)}`);
-    const step = stepText === undefined ? 1 : parseNumber(stepText, range, 'step');
-    if (step < 1) throw new CronExpressionError(range.name, `step must be at least 1 in ${JSON.stringify(item)}`);
-    let low: number;
-    let high: number;
-    if (span === '*' || span === '?') {
-      low = range.min;
-      high = range.max;
-      if (step > 1) restricted = true;
-    } else {
-      restricted = true;
-      const [lowText, highText, tooMany] = span!.split('-');
-      if (tooMany !== undefined) throw new CronExpressionError(range.name, `invalid range ${JSON.stringify(span)}`);
-      low = parseValue(lowText!, range);
-      // "N/step" means from N to the maximum, as in robfig/cron.
-      high = highText !== undefined ? parseValue(highText, range) : stepText !== undefined ? range.max : low;
-      if (low > high) throw new CronExpressionError(range.name, `range ${JSON.stringify(span)} runs backwards`);
-    }
-    for (let value = low; value <= high; value += step) values.add(value);
-  }
-  return { values: [...values].sort((a, b) => a - b), restricted };
-}
-
-function parseValue(text: string, range: FieldRange): number {
-  const nameIndex = range.names?.indexOf(text.toUpperCase()) ?? -1;
-  if (nameIndex >= 0) return nameIndex + range.namesFrom!;
-  const value = parseNumber(text, range, 'value');
-  if (value < range.min || value > range.max) {
-    throw new CronExpressionError(range.name, `${value} is out of range ${range.min}-${range.max}`);
-  }
-  return value;
-}
-
-function parseNumber(text: string, range: FieldRange, what: string): number {
-  if (!/^\d+$/.test(text)) {
-    const hint = range.names ? ` (a number or a name such as ${range.names[1]})` : '';
-    throw new CronExpressionError(range.name, `invalid ${what} ${JSON.stringify(text)}${hint}`);
-  }
-  return Number(text);
-}
-
 function nextEveryTime(every: CronEvery, afterEpochMs: number): number {
   const periods = Math.floor((afterEpochMs - every.offsetMs) / every.intervalMs) + 1;
   return every.offsetMs + periods * every.intervalMs;
-}
-
-/** The smallest allowed value ≥ `from`, or undefined. */
-function firstAtLeast(values: readonly number[], from: number): number | undefined {
-  return values.find((value) => value >= from);
-}
-
-function dayMatches(fields: CronFields, date: Date): boolean {
-  const byMonthDay = fields.daysOfMonth.includes(date.getUTCDate());
-  const byWeekDay = fields.daysOfWeek.includes(date.getUTCDay());
-  return fields.eitherDay ? byMonthDay || byWeekDay : byMonthDay && byWeekDay;
-}
-
-// Parsing guarantees a match within 8 years (29 February with a weekday restriction can skip one
-// leap year); the bound only turns an impossible case into an error instead of a hang.
-const SEARCH_YEARS = 10;
-
-/**
- * Field-by-field search, coarsest first: when a field does not match, advance it to its next
- * allowed value and reset every finer field to its minimum (robfig/cron's algorithm, in UTC).
- */
-function nextFieldsTime(fields: CronFields, afterEpochMs: number): number {
-  const date = new Date(Math.floor(afterEpochMs / 1000) * 1000 + 1000);
-  const lastYear = date.getUTCFullYear() + SEARCH_YEARS;
-  for (;;) {
-    if (date.getUTCFullYear() > lastYear) {
-      throw new CronExpressionError('expression', `matches no time within ${SEARCH_YEARS} years`);
-    }
-    const month = firstAtLeast(fields.months, date.getUTCMonth() + 1);
-    if (month !== date.getUTCMonth() + 1) {
-      if (month === undefined) date.setUTCFullYear(date.getUTCFullYear() + 1, fields.months[0]! - 1, 1);
-      else date.setUTCMonth(month - 1, 1);
-      date.setUTCHours(0, 0, 0, 0);
-      continue;
-    }
-    if (!dayMatches(fields, date)) {
-      date.setUTCDate(date.getUTCDate() + 1);
-      date.setUTCHours(0, 0, 0, 0);
-      continue;
-    }
-    const hour = firstAtLeast(fields.hours, date.getUTCHours());
-    if (hour !== date.getUTCHours()) {
-      if (hour === undefined) date.setUTCDate(date.getUTCDate() + 1);
-      date.setUTCHours(hour ?? 0, 0, 0, 0);
-      continue;
-    }
-    const minute = firstAtLeast(fields.minutes, date.getUTCMinutes());
-    if (minute !== date.getUTCMinutes()) {
-      if (minute === undefined) date.setUTCHours(date.getUTCHours() + 1, 0, 0, 0);
-      else date.setUTCMinutes(minute, 0, 0);
-      continue;
-    }
-    const second = firstAtLeast(fields.seconds, date.getUTCSeconds());
-    if (second !== date.getUTCSeconds()) {
-      if (second === undefined) date.setUTCMinutes(date.getUTCMinutes() + 1, 0, 0);
-      else date.setUTCSeconds(second, 0);
-      continue;
-    }
-    return date.getTime();
-  }
 }

@@ -27,7 +27,7 @@ export interface WorkflowStartOptions<T extends Workflow = Workflow> {
   readonly workflowTaskTimeout?: Duration;
   /** Retries failed runs as new runs; `result()` follows them. */
   readonly retry?: RetryOptions;
-  /** A cron schedule (UTC); `result()` follows each run. */
+  /** A cron schedule, in UTC unless it starts with `CRON_TZ=<zone>`; `result()` follows each run. */
   readonly cronSchedule?: string;
   readonly memo?: Record<string, unknown>;
   /** Untyped arrays by name, as Temporal's legacy form (typed by their values), or `{ type, value }`. */
