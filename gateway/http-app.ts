@@ -129,7 +129,8 @@ export function createHttpApp(options: HttpAppOptions): Express {
     const queryName = requireString(req.params.queryName, 'queryName');
     const query = () => engine.client.query(workflowId, queryName, args, { namespace, ...(runId ? { runId } : {}), ...(timeoutMs === undefined ? {} : { timeoutMs }) });
     const result = await withinWaitAndGrace(engine, { namespace, workflowId }, timeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS, query);
-    res.json(toJsonView({ workflowId, queryName, result: result ?? null }, engine.dataConverter));
+    // A handler that returned undefined answers without `result`, so a client can tell it from null.
+    res.json(toJsonView({ workflowId, queryName, ...(result === undefined ? {} : { result }) }, engine.dataConverter));
   });
 
   // Forwardable: an older run of a continue-as-new chain is answered from the owner's store.

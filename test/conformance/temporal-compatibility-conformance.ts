@@ -23,7 +23,7 @@ import {
 import { DefaultLogger, NativeConnection, Runtime, Worker, type LogEntry } from 'logbook/worker';
 import { engineHistoryFetcher } from '../../gateway/engine-history-fetcher.js';
 import * as activities from '../workflows/temporal-compatible-activities.js';
-import { addItem, approval, approve, approvedAsync, charge, countdown, greet, inspect, rejectOrder, stage, waitForever } from '../workflows/temporal-compatible.js';
+import { addItem, approval, approve, approvedAsync, itemAt, charge, countdown, greet, inspect, rejectOrder, stage, waitForever } from '../workflows/temporal-compatible.js';
 import { startTestEngine, type TestEngine } from '../support/test-engine.js';
 import { uniqueName, waitFor } from '../support/test-env.js';
 import { addressOf, serveGateway } from '../support/http-gateway.js';
@@ -77,6 +77,9 @@ export function temporalCompatibilityConformance(backend: 'kafka' | 'embedded'):
     const handle = await client.workflow.start(approval, { taskQueue, workflowId: uniqueName('approval') });
     assert.equal(await handle.query(stage), 'waiting for approval');
     assert.equal(await handle.executeUpdate(addItem, { args: ['book'] }), 1);
+    assert.equal(await handle.query(itemAt, 0), 'book');
+    assert.equal(await handle.query(itemAt, 7), undefined, 'a query answering undefined stays undefined');
+    assert.equal(await handle.query(itemAt, -1), null);
     const accepted = await handle.startUpdate(addItem, { args: ['pen'], waitForStage: WorkflowUpdateStage.ACCEPTED });
     assert.equal(await accepted.result(), 2);
     const running = await handle.describe();

@@ -12,6 +12,7 @@ const { awaitApproval } = proxyActivities<typeof activities>({ startToCloseTimeo
 
 export const approve = defineSignal<[approver: string]>('approve');
 export const stage = defineQuery<string>('stage');
+export const itemAt = defineQuery<string | null | undefined, [index: number]>('itemAt');
 export const addItem = defineUpdate<number, [item: string]>('addItem');
 
 /** Greets. */
@@ -26,6 +27,8 @@ export async function approval(): Promise<string> {
   const items: string[] = [];
   setHandler(approve, (who) => void (approver = who));
   setHandler(stage, () => current);
+  // undefined past the end, null for a slot that was emptied: a client must tell them apart.
+  setHandler(itemAt, (index) => (index === -1 ? null : items[index]));
   setHandler(addItem, (item) => items.push(item));
   await condition(() => approver !== undefined);
   current = 'approved';
