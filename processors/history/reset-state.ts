@@ -9,6 +9,7 @@
  * counts them.
  * @module
  */
+import { mergeSearchAttributes } from '../../topics/schemas/common/search-attribute-merge.js';
 import type { ResetBaseEvent } from '../../topics/schemas/command/index.js';
 import { HISTORY_LIMIT_WARNING_MARKER } from '../../topics/schemas/history-event/engine-markers.js';
 import type { HistoryEventAttributesOf } from '../../topics/schemas/history-event/index.js';
@@ -142,7 +143,7 @@ function foldEvent(state: MutableStateSnapshot, event: ResetBaseEvent, now: numb
       state.executionInfo.cancelRequested = true;
       return;
     case 'UpsertWorkflowSearchAttributes':
-      state.searchAttributes = { ...state.searchAttributes, ...cloneData(a.searchAttributes) };
+      state.searchAttributes = mergeSearchAttributes(state.searchAttributes, cloneData(a.searchAttributes));
       return;
     case 'WorkflowPropertiesModified':
       state.memo = { ...state.memo, ...cloneData(a.upsertedMemo) };

@@ -3,6 +3,7 @@
  * command order, each pointing at the WorkflowTaskCompleted event.
  * @module
  */
+import { mergeSearchAttributes } from '../../topics/schemas/common/search-attribute-merge.js';
 import type { WorkflowCommand, WorkflowCommandAttributesMap, WorkflowCommandType } from '../../topics/schemas/command/index.js';
 import type { Tagged } from '../../topics/schemas/avro-schema.js';
 import { appendEvent, engineFailure, type Ctx } from './context.js';
@@ -54,7 +55,7 @@ const appliers: { [K in WorkflowCommandType]: Apply<K> } = {
   },
   UpsertWorkflowSearchAttributes: (ctx, done, c) => {
     appendEvent(ctx, { type: 'UpsertWorkflowSearchAttributes', workflowTaskCompletedEventId: done.completedEventId, searchAttributes: c.searchAttributes });
-    ctx.state.searchAttributes = { ...ctx.state.searchAttributes, ...c.searchAttributes };
+    ctx.state.searchAttributes = mergeSearchAttributes(ctx.state.searchAttributes, c.searchAttributes);
     ctx.visibilityChanged = true;
     return false;
   },

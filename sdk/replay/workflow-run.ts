@@ -247,7 +247,7 @@ export class WorkflowRun {
 
   // Called when the history starts: the sandbox needs the seed, the start time and the run's chain.
   #startSandbox(started: HistoryEvent<'WorkflowExecutionStarted'>): void {
-    const { attempt, prngSeed, firstExecutionRunId, continuedExecutionRunId, memo: memoPayloads, lastCompletionResult, continuedFailure, parent } = started.attributes;
+    const { attempt, prngSeed, firstExecutionRunId, continuedExecutionRunId, memo: memoPayloads, lastCompletionResult, continuedFailure, parent, searchAttributes } = started.attributes;
     if (!this.#bundle.workflowTypes.includes(this.identity.workflowType)) {
       const known = this.#bundle.workflowTypes.join(', ');
       const message = `workflow type ${this.identity.workflowType} is not exported by ${this.#bundle.workflowsPath} (exported: ${known})`;
@@ -258,6 +258,7 @@ export class WorkflowRun {
       lastResult: lastCompletionResult ? this.converter.fromPayload(lastCompletionResult) : undefined,
       lastFailure: continuedFailure ? { message: continuedFailure.message, type: continuedFailure.code } : null,
       parent: parent === null ? null : { namespace: parent.namespace, workflowId: parent.workflowId, runId: parent.runId },
+      searchAttributes: searchAttributes ?? {},
     };
     const bridge: HostBridge = {
       info,

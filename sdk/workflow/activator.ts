@@ -5,6 +5,7 @@
  * Completions are keyed by sequence numbers, one counter per kind, as in Temporal.
  * @module
  */
+import type { SearchAttributes } from '../../topics/schemas/common/v1-records.js';
 import type { RunTimers } from './sandbox-globals.js';
 import type {
   ActivationInput,
@@ -82,6 +83,8 @@ export class Activator {
   /** The current workflow task's history facts (`workflowInfo().historyLength`, …). */
   task: WorkflowTaskFacts = { historyLength: 0, historySizeBytes: 0, continueAsNewSuggested: false };
   readonly info: WorkflowRunInfo;
+  /** The run's search attributes as the workflow knows them: those it started with, then its own upserts. */
+  searchAttributes: SearchAttributes;
   readonly host: HostBridge;
   readonly random: Random;
   /** The run's `setTimeout` and `clearTimeout`, which the context's shared globals call. */
@@ -119,6 +122,7 @@ export class Activator {
   constructor(host: HostBridge, timers: (activator: Activator) => RunTimers) {
     this.host = host;
     this.info = host.info;
+    this.searchAttributes = { ...(host.info.searchAttributes ?? {}) };
     this.now = host.info.startTimeMs;
     const prng = createPrng(host.prngSeed);
     // A draw during a query would shift every later draw of the run: refused, like commands.

@@ -50,6 +50,8 @@ export interface WorkflowRunInfo {
   continuedFromExecutionRunId: string | null;
   /** The memo given at start, decoded (host values: copy them into the sandbox's realm before use). */
   memo: Record<string, unknown>;
+  /** The search attributes the run started with (typed; host values, as `memo`); unset for none. */
+  searchAttributes?: SearchAttributes;
   /** A cron run: the result of the chain's last completed run, decoded; undefined if none. */
   lastResult?: unknown;
   /** A retry or cron run: the failure of the run before it; null or undefined if none. */

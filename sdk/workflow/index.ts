@@ -33,7 +33,9 @@
  * }
  * @module
  */
+import { mergeSearchAttributes } from '../../topics/schemas/common/search-attribute-merge.js';
 import type { SearchAttributes } from '../../topics/schemas/common/v1-records.js';
+import { typedSearchAttributes, untypedSearchAttributes, type SearchAttributeInput } from '../common/search-attribute-values.js';
 import { proxyActivities as proxyActivitiesImpl, type ActivityInterfaceFor, type ActivityOptions } from './activities.js';
 import { currentActivator } from './current-activator.js';
 import type { Duration } from './duration.js';
@@ -214,6 +216,10 @@ export interface WorkflowInfo {
   readonly continueAsNewSuggested: boolean;
   /** The run that started this one as a child workflow; undefined for a workflow started by a client. */
   readonly parent: { readonly workflowId: string; readonly runId: string; readonly namespace: string } | undefined;
+  /** The run's search attributes, each as an array of values (Temporal's untyped form; Datetimes as `Date`), with the workflow's own upserts. */
+  readonly searchAttributes: Record<string, unknown[]>;
+  /** The same, typed as the contract holds them (`{ type: 'Keyword', value }`; Datetimes in epoch ms). */
+  readonly typedSearchAttributes: SearchAttributes;
 }
 
 /**
@@ -223,7 +229,7 @@ export interface WorkflowInfo {
  * if (workflowInfo().continueAsNewSuggested) await continueAsNew<typeof poller>(state);
  */
 export function workflowInfo(): WorkflowInfo {
-  const { info, task } = currentActivator('workflowInfo');
+  const { info, task, searchAttributes } = currentActivator('workflowInfo');
   return {
     workflowId: info.workflowId,
     runId: info.runId,
@@ -242,6 +248,8 @@ export function workflowInfo(): WorkflowInfo {
     historySize: task.historySizeBytes,
     continueAsNewSuggested: task.continueAsNewSuggested,
     parent: info.parent ? { workflowId: info.parent.workflowId, runId: info.parent.runId, namespace: info.parent.namespace } : undefined,
+    searchAttributes: copyIntoRealm(untypedSearchAttributes(searchAttributes)),
+    typedSearchAttributes: copyIntoRealm(searchAttributes),
   };
 }
 
@@ -254,13 +262,17 @@ export function uuid4(): string {
 }
 
 /**
- * Adds or replaces search attributes of the run (`UpsertWorkflowSearchAttributes`), so the run
- * can be found by them (`CustomerTier = 'gold'`).
+ * Adds, replaces or removes search attributes of the run (`UpsertWorkflowSearchAttributes`), so the
+ * run can be found by them (`CustomerTier = 'gold'`). Values are typed (`{ type: 'Keyword', value }`)
+ * or, as in Temporal, arrays whose values show the type (see `typedSearchAttributes`); an empty
+ * array removes the attribute. `workflowInfo().searchAttributes` shows the change at once.
  * @example
- * upsertSearchAttributes({ CustomerTier: { type: 'Keyword', value: 'gold' } });
+ * upsertSearchAttributes({ CustomerTier: ['gold'], OrderTotal: { type: 'Double', value: 12 }, Coupon: [] });
  */
-export function upsertSearchAttributes(searchAttributes: SearchAttributes): void {
+export function upsertSearchAttributes(searchAttributes: Readonly<Record<string, SearchAttributeInput>>): void {
   const activator = currentActivator('upsertSearchAttributes');
   // Copied now: what is recorded must not change if the caller mutates the object later.
-  activator.pushCommand({ type: 'UpsertWorkflowSearchAttributes', searchAttributes: copyIntoRealm(searchAttributes) });
+  const typed = copyIntoRealm(typedSearchAttributes(searchAttributes));
+  activator.pushCommand({ type: 'UpsertWorkflowSearchAttributes', searchAttributes: typed });
+  activator.searchAttributes = mergeSearchAttributes(activator.searchAttributes, typed);
 }

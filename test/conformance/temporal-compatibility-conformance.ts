@@ -23,7 +23,7 @@ import {
 import { DefaultLogger, NativeConnection, Runtime, Worker, type LogEntry } from 'logbook/worker';
 import { engineHistoryFetcher } from '../../gateway/engine-history-fetcher.js';
 import * as activities from '../workflows/temporal-compatible-activities.js';
-import { addItem, approval, approve, approvedAsync, itemAt, charge, countdown, greet, inspect, rejectOrder, stage, waitForever } from '../workflows/temporal-compatible.js';
+import { addItem, approval, approve, approvedAsync, itemAt, retier, charge, countdown, greet, inspect, rejectOrder, stage, waitForever } from '../workflows/temporal-compatible.js';
 import { startTestEngine, type TestEngine } from '../support/test-engine.js';
 import { uniqueName, waitFor } from '../support/test-env.js';
 import { addressOf, serveGateway } from '../support/http-gateway.js';
@@ -233,6 +233,21 @@ export function temporalCompatibilityConformance(backend: 'kafka' | 'embedded'):
     assert.ok(error.cause.cause instanceof ApplicationFailure);
     assert.equal(error.cause.cause.type, 'Rejected');
     assert.equal(error.cause.cause.message, 'rejected by ops');
+  });
+
+  test('search attributes in Temporal\'s untyped form: given at start, read by workflowInfo(), upserted and removed with [], shown by describe and found by a query', async () => {
+    const workflowId = uniqueName('retier');
+    const seen = await client.workflow.execute(retier, { taskQueue, workflowId, searchAttributes: { CustomerTier: ['silver'], Coupon: ['X1'] } });
+    assert.deepEqual(seen.before, { CustomerTier: ['silver'], Coupon: ['X1'] });
+    assert.deepEqual(seen.after, { CustomerTier: ['gold'] });
+    assert.deepEqual(seen.typed, { CustomerTier: { type: 'Keyword', value: 'gold' } });
+    const described = await client.workflow.getHandle(workflowId).describe();
+    assert.deepEqual(described.searchAttributes, { CustomerTier: ['gold'] });
+    const found = await waitFor('the run to be listed under its new tier', async () => {
+      for await (const info of client.workflow.list({ query: `WorkflowId = '${workflowId}' AND CustomerTier = 'gold'` })) return info;
+      return undefined;
+    });
+    assert.deepEqual(found.searchAttributes, { CustomerTier: ['gold'] });
   });
 
   test('a handle on an unknown workflow throws WorkflowNotFoundError; a gateway that is not there is a ConnectionError naming the address', async () => {

@@ -4,7 +4,7 @@
  * @module
  */
 import { ApplicationFailure } from 'logbook/common';
-import { condition, continueAsNew, defineQuery, defineSignal, defineUpdate, log, proxyActivities, setHandler } from 'logbook/workflow';
+import { condition, continueAsNew, defineQuery, defineSignal, defineUpdate, log, proxyActivities, setHandler, upsertSearchAttributes, workflowInfo } from 'logbook/workflow';
 import type * as activities from './temporal-compatible-activities.js';
 
 const { chargeCard, describeActivity } = proxyActivities<typeof activities>({ startToCloseTimeout: '10s', retry: { maximumAttempts: 1 } });
@@ -65,4 +65,12 @@ export async function inspect(): Promise<unknown> {
 /** Answers what its asynchronously completed approval activity is completed with. */
 export async function approvedAsync(orderId: string): Promise<string> {
   return awaitApproval(orderId);
+}
+
+/** Reads its search attributes, moves to tier gold and drops its coupon (Temporal's untyped forms), and answers what it saw. */
+export async function retier(): Promise<{ before: Record<string, unknown[]>; after: Record<string, unknown[]>; typed: unknown }> {
+  const before = workflowInfo().searchAttributes;
+  upsertSearchAttributes({ CustomerTier: ['gold'], Coupon: [] });
+  const { searchAttributes: after, typedSearchAttributes: typed } = workflowInfo();
+  return { before, after, typed };
 }

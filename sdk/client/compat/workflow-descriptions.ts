@@ -4,6 +4,7 @@
  * arrays by name (and typed), and the gateway's own answer as `raw`.
  * @module
  */
+import { typedSearchAttributes, untypedSearchAttributes, type SearchAttributeInput } from '../../common/search-attribute-values.js';
 
 /** Temporal's names of a run's status. */
 export type WorkflowExecutionStatusName = 'UNSPECIFIED' | 'RUNNING' | 'COMPLETED' | 'FAILED' | 'CANCELLED' | 'TERMINATED' | 'CONTINUED_AS_NEW' | 'TIMED_OUT' | 'UNKNOWN';
@@ -83,39 +84,21 @@ export function executionInfoOf(fields: RunFields, extra: { memo?: unknown; sear
     ...(executionTime ? { executionTime } : {}),
     ...(closeTime ? { closeTime } : {}),
     ...(memo && typeof memo === 'object' ? { memo: memo as Record<string, unknown> } : {}),
-    searchAttributes: Object.fromEntries(Object.entries(typed).map(([name, attribute]) => [name, untypedValues(attribute)])),
+    searchAttributes: untypedSearchAttributes(typed),
     typedSearchAttributes: typed,
     raw,
   };
 }
 
-function untypedValues(attribute: TypedSearchAttribute): unknown[] {
-  if (attribute.type === 'Datetime') return [new Date(attribute.value as number | string)];
-  return Array.isArray(attribute.value) ? [...attribute.value] : [attribute.value];
-}
-
 /**
- * Search attributes given at start, typed: `{ type, value }` entries pass as they are; Temporal's
- * untyped arrays get the type their values show — strings Keyword (several: KeywordList), whole
- * numbers Int, other numbers Double, booleans Bool, `Date`s Datetime. A Text or Double attribute
- * whose values look otherwise needs the typed form.
+ * Search attributes given at start, typed (see `typedSearchAttributes`); an empty array at start
+ * sets nothing and is refused.
  * @throws TypeError for an empty array or values of mixed kinds
  */
 export function typedSearchAttributesAtStart(input: Record<string, unknown> | undefined): Record<string, TypedSearchAttribute> | undefined {
   if (input === undefined) return undefined;
-  const typed: Record<string, TypedSearchAttribute> = {};
   for (const [name, given] of Object.entries(input)) {
-    if (!Array.isArray(given)) {
-      typed[name] = given as TypedSearchAttribute;
-      continue;
-    }
-    if (given.length === 0) throw new TypeError(`search attribute '${name}': an empty array says nothing to set; leave the attribute out`);
-    if (given.every((v) => typeof v === 'string')) typed[name] = given.length === 1 ? { type: 'Keyword', value: given[0] } : { type: 'KeywordList', value: given };
-    else if (given.length !== 1) throw new TypeError(`search attribute '${name}': only strings may be given several at once (KeywordList)`);
-    else if (typeof given[0] === 'boolean') typed[name] = { type: 'Bool', value: given[0] };
-    else if (typeof given[0] === 'number') typed[name] = { type: Number.isInteger(given[0]) ? 'Int' : 'Double', value: given[0] };
-    else if (given[0] instanceof Date) typed[name] = { type: 'Datetime', value: given[0].toISOString() };
-    else throw new TypeError(`search attribute '${name}': ${JSON.stringify(given[0])} is none of string, number, boolean or Date`);
+    if (Array.isArray(given) && given.length === 0) throw new TypeError(`search attribute '${name}': an empty array says nothing to set; leave the attribute out`);
   }
-  return typed;
+  return typedSearchAttributes(input as Record<string, SearchAttributeInput>) as Record<string, TypedSearchAttribute>;
 }
