@@ -17,6 +17,7 @@ import { durationToMs, type Duration } from '../../sdk/workflow/duration.js';
 import { Engine } from '../engine.js';
 import { engineHistoryFetcher } from '../engine-history-fetcher.js';
 import { createHttpApp } from '../http-app.js';
+import { startScheduleWorker } from '../schedules/schedule-worker.js';
 import { EngineMetrics } from '../metrics.js';
 import { TimeSkipper, VirtualClock } from './time-skipper.js';
 
@@ -41,6 +42,7 @@ export class TestWorkflowEnvironment {
     private readonly clock: VirtualClock | undefined,
     private readonly skipper: TimeSkipper | undefined,
     private readonly engine: Engine,
+    private readonly scheduler: { stop(graceMs?: number): Promise<void> },
     private readonly server: Server,
     private readonly directory: string,
   ) {}
@@ -82,6 +84,8 @@ export class TestWorkflowEnvironment {
       await rm(directory, { recursive: true, force: true });
       throw error;
     }
+    // Schedules (`env.client.schedule`) are run by the engine's own scheduler worker, as the dev server's are.
+    const scheduler = await startScheduleWorker(engine, namespace);
     server.on('request', createHttpApp({ engine, metrics: new EngineMetrics(false).registry, selfEndpoint: endpoint }));
     const skipper = clock ? new TimeSkipper(engine, clock, namespace) : undefined;
     const client = new Client({
@@ -90,7 +94,7 @@ export class TestWorkflowEnvironment {
       ...(skipper ? { aroundResultWait: (wait) => skipper.whileUnlocked(wait) } : {}),
     });
     const nativeConnection = NativeConnection.fromParts(engine.workerConnection(), engineHistoryFetcher(engine));
-    return new TestWorkflowEnvironment(client, nativeConnection, namespace, timeSkipping, clock, skipper, engine, server, directory);
+    return new TestWorkflowEnvironment(client, nativeConnection, namespace, timeSkipping, clock, skipper, engine, scheduler, server, directory);
   }
 
   /** The environment's time, ms since the epoch (real time in a local environment). */
@@ -116,6 +120,7 @@ export class TestWorkflowEnvironment {
   /** Stops the engine and the gateway and deletes their data; stop the workers that use it first. */
   async teardown(): Promise<void> {
     await this.skipper?.stop();
+    await this.scheduler.stop(1_000);
     await new Promise<void>((closed) => this.server.close(() => closed()));
     await this.engine.stop();
     await rm(this.directory, { recursive: true, force: true });

@@ -9,6 +9,19 @@
  */
 export { Client, type ClientOptions } from './compat/client.js';
 export { ActivityNotFoundError, AsyncCompletionClient, type FullActivityId } from './compat/async-completion-client.js';
+export {
+  ScheduleAlreadyRunning,
+  ScheduleClient,
+  ScheduleNotFoundError,
+  ScheduleOverlapPolicy,
+  type Backfill,
+  type ScheduleDescription,
+  type ScheduleHandle,
+  type ScheduleOptions,
+  type ScheduleSpec,
+  type ScheduleSummary,
+  type ScheduleUpdateOptions,
+} from './compat/schedule-client.js';
 export { Connection, ConnectionError, DEFAULT_GATEWAY_ADDRESS, type ConnectionOptions } from './compat/connection.js';
 export { WithStartWorkflowOperation, WorkflowClient, type WorkflowSignalWithStartOptions, type WorkflowStartOptions } from './compat/workflow-client.js';
 export { WorkflowUpdateStage, type Workflow, type WorkflowHandle, type WorkflowResultType } from './compat/workflow-handle.js';

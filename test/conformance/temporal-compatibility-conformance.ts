@@ -7,6 +7,9 @@ import {
   ActivityFailure,
   ActivityNotFoundError,
   ApplicationFailure,
+  ScheduleAlreadyRunning,
+  ScheduleNotFoundError,
+  ScheduleOverlapPolicy,
   CancelledFailure,
   Client,
   Connection,
@@ -22,6 +25,7 @@ import {
 } from 'logbook/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker, type LogEntry } from 'logbook/worker';
 import { engineHistoryFetcher } from '../../gateway/engine-history-fetcher.js';
+import { startScheduleWorker } from '../../gateway/schedules/schedule-worker.js';
 import * as activities from '../workflows/temporal-compatible-activities.js';
 import { addItem, approval, approve, approvedAsync, itemAt, retier, charge, countdown, greet, inspect, rejectOrder, stage, waitForever } from '../workflows/temporal-compatible.js';
 import { startTestEngine, type TestEngine } from '../support/test-engine.js';
@@ -45,6 +49,7 @@ export function temporalCompatibilityConformance(backend: 'kafka' | 'embedded'):
 
   let worker: Worker;
   let running: Promise<void>;
+  let scheduler: { stop(graceMs?: number): Promise<void> };
   const logged: LogEntry[] = [];
 
   before(async () => {
@@ -53,6 +58,7 @@ export function temporalCompatibilityConformance(backend: 'kafka' | 'embedded'):
     const workerConnection = NativeConnection.fromParts(t.engine.workerConnection(), engineHistoryFetcher(t.engine));
     worker = await Worker.create({ connection: workerConnection, namespace: 'default', taskQueue, workflowsPath: WORKFLOWS, activities });
     running = worker.run();
+    scheduler = await startScheduleWorker(t.engine);
     server = await serveGateway(t.engine);
     // Temporal's form of an address: host:port, no scheme.
     const connection = await Connection.connect({ address: addressOf(server).replace('http://', '') });
@@ -61,6 +67,7 @@ export function temporalCompatibilityConformance(backend: 'kafka' | 'embedded'):
   after(async () => {
     worker.shutdown();
     await running;
+    await scheduler.stop(1_000);
     Runtime.install({ logger: new DefaultLogger('INFO') });
     server.close();
     await t.stop();
@@ -248,6 +255,45 @@ export function temporalCompatibilityConformance(backend: 'kafka' | 'embedded'):
       return undefined;
     });
     assert.deepEqual(found.searchAttributes, { CustomerTier: ['gold'] });
+  });
+
+  test("client.schedule in Temporal's shapes: create with ScheduleOverlapPolicy, describe, update from the description, trigger, backfill, list, delete", async () => {
+    const scheduleId = uniqueName('schedule');
+    const handle = await client.schedule.create({
+      scheduleId,
+      spec: { intervals: [{ every: '1 hour' }] },
+      action: { type: 'startWorkflow', workflowType: greet, args: ['schedule'], taskQueue },
+      policies: { overlap: ScheduleOverlapPolicy.BUFFER_ONE },
+      state: { paused: true, note: 'set up' },
+    });
+    await assert.rejects(client.schedule.create({ scheduleId, spec: { intervals: [{ every: '1 hour' }] }, action: { type: 'startWorkflow', workflowType: 'greet', taskQueue } }), ScheduleAlreadyRunning);
+    const created = await handle.describe();
+    assert.equal(created.action.workflowType, 'greet');
+    assert.equal(created.policies.overlap, 'BUFFER_ONE');
+    assert.deepEqual(created.state, { paused: true, note: 'set up', remainingActions: undefined });
+    assert.deepEqual(created.spec.intervals, [{ every: 3_600_000, offset: 0 }]);
+
+    await handle.update((previous) => ({ ...previous, spec: { cronExpressions: ['0 9 * * *'], timezone: 'Europe/Paris' } }));
+    const updated = await handle.describe();
+    assert.deepEqual(updated.spec.cronExpressions, ['0 9 * * *']);
+    assert.equal(updated.spec.timezone, 'Europe/Paris');
+    assert.equal(updated.state.paused, true, 'update keeps the state it is given back');
+
+    await handle.unpause('go');
+    const next = (await handle.describe()).info.nextActionTimes[0];
+    assert.ok(next instanceof Date && [7, 8].includes(next.getUTCHours()), `next action at ${next?.toISOString()}: 09:00 in Paris`);
+    await handle.trigger();
+    const taken = await waitFor('the triggered action', async () => (await handle.describe()).info.recentActions[0]);
+    assert.equal(await client.workflow.getHandle(taken.action.workflow.workflowId).result(), 'Hello, schedule!');
+    // A day, two days back: one 09:00 in Paris falls in it.
+    await handle.backfill({ start: new Date(Date.now() - 2 * 86_400_000), end: new Date(Date.now() - 86_400_000) });
+    await waitFor('the backfilled action', async () => ((await handle.describe()).info.recentActions.length >= 2 ? true : undefined));
+
+    let listed: { action?: { workflowType: string } } | undefined;
+    for await (const summary of client.schedule.list()) if (summary.scheduleId === scheduleId) listed = summary;
+    assert.equal(listed?.action?.workflowType, 'greet');
+    await handle.delete();
+    await assert.rejects(client.schedule.getHandle(uniqueName('no-such-schedule')).describe(), ScheduleNotFoundError);
   });
 
   test('a handle on an unknown workflow throws WorkflowNotFoundError; a gateway that is not there is a ConnectionError naming the address', async () => {

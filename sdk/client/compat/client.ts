@@ -6,6 +6,7 @@
 import { assertValid, namespaceProblem } from '../../../topics/validation/index.js';
 import { AsyncCompletionClient } from './async-completion-client.js';
 import { Connection } from './connection.js';
+import { ScheduleClient } from './schedule-client.js';
 import { WorkflowClient } from './workflow-client.js';
 import type { ResultWaitWrapper } from './workflow-handle.js';
 
@@ -37,6 +38,8 @@ export class Client {
   readonly workflow: WorkflowClient;
   /** Async activity completion by task token or ids. */
   readonly activity: AsyncCompletionClient;
+  /** Schedules. */
+  readonly schedule: ScheduleClient;
 
   /** @throws InvalidArgumentError for a namespace name that cannot be one */
   constructor(options: ClientOptions = {}) {
@@ -45,6 +48,7 @@ export class Client {
     this.connection = options.connection ?? Connection.lazy();
     this.options = { namespace };
     this.activity = new AsyncCompletionClient({ connection: this.connection, namespace });
+    this.schedule = new ScheduleClient({ connection: this.connection, namespace });
     this.workflow = new WorkflowClient({ connection: this.connection, namespace, ...(options.aroundResultWait ? { aroundResultWait: options.aroundResultWait } : {}) });
   }
 }
