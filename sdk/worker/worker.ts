@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import { ActivityWorker, type ActivityEvent, type ActivityFunction } from './activity-worker.js';
 import type { WorkerConnection } from './worker-connection.js';
+import type { WorkflowBundle } from '../workflow/bundle.js';
 import { WorkflowWorker, type HistoryFetcher } from './workflow-worker.js';
 
 /** Options of a worker for one task queue: workflows, activities, or both. */
@@ -9,6 +10,8 @@ export interface WorkerOptions {
   readonly taskQueue: string;
   /** Module exporting the workflow functions (bundled into the deterministic sandbox). */
   readonly workflowsPath?: string;
+  /** A bundle built before (see `workflowBundleFromCode`), instead of `workflowsPath`. */
+  readonly workflowBundle?: WorkflowBundle;
   readonly activities?: Readonly<Record<string, ActivityFunction>>;
   /** Where to page full histories from on a cache miss (the gateway, or the engine in-process). */
   readonly history?: HistoryFetcher;
@@ -61,12 +64,14 @@ export class Worker {
   constructor(connection: WorkerConnection, options: WorkerOptions) {
     const namespace = options.namespace ?? 'default';
     const identity = options.identity ?? `${process.pid}@${hostname()}`;
-    if (options.workflowsPath) {
+    if (options.workflowsPath && options.workflowBundle) throw new TypeError('a worker takes workflowsPath or workflowBundle, not both');
+    const workflows = options.workflowsPath ?? (options.workflowBundle ? { bundle: options.workflowBundle } : undefined);
+    if (workflows) {
       if (!options.history) throw new TypeError('a worker that runs workflows needs a history fetcher');
       this.workflows = new WorkflowWorker(connection, {
         namespace,
         taskQueue: options.taskQueue,
-        workflowsPath: options.workflowsPath,
+        workflowsPath: workflows,
         identity,
         history: options.history,
         ...(options.activities ? { localActivities: options.activities } : {}),
@@ -90,7 +95,7 @@ export class Worker {
         ...(options.onLag ? { onLag: options.onLag } : {}),
       });
     }
-    if (!this.workflows && !this.activities) throw new TypeError('a worker needs workflowsPath, activities, or both');
+    if (!this.workflows && !this.activities) throw new TypeError('a worker needs workflowsPath (or workflowBundle), activities, or both');
   }
 
   async start(): Promise<void> {

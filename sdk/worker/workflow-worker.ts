@@ -40,8 +40,8 @@ export interface HistoryFetcher {
 export interface WorkflowWorkerOptions {
   readonly namespace: string;
   readonly taskQueue: string;
-  /** The module exporting the workflow functions; bundled once at start. */
-  readonly workflowsPath: string;
+  /** The module exporting the workflow functions (bundled at start), or a bundle built before. */
+  readonly workflowsPath: string | { readonly bundle: WorkflowBundle };
   readonly identity: string;
   readonly history: HistoryFetcher;
   /** The activities the workflows may run as local activities (`proxyLocalActivities`), by type. */
@@ -83,7 +83,8 @@ export class WorkflowWorker {
   async start(): Promise<void> {
     const { log, catalog } = this.connection;
     const { namespace, taskQueue, identity } = this.options;
-    this.bundle = await bundleWorkflowCode({ workflowsPath: this.options.workflowsPath });
+    const workflows = this.options.workflowsPath;
+    this.bundle = typeof workflows === 'string' ? await bundleWorkflowCode({ workflowsPath: workflows }) : workflows.bundle;
     await ensureTaskTopics(log.admin, catalog, namespace, taskQueue);
     this.tasks = new TaskConsumer({
       log,

@@ -69,6 +69,25 @@ export async function bundleWorkflowCode(options: BundleOptions): Promise<Workfl
   return { workflowsPath, code, script, workflowTypes };
 }
 
+/**
+ * A bundle from code {@link bundleWorkflowCode} built before (in a build step, written to a file):
+ * the code holds the runtime and the workflows, so it runs as it was built.
+ * @param source names the bundle in stack traces and errors (the file it was read from)
+ * @throws WorkflowBundleError when the code does not evaluate or registers no workflow
+ */
+export function workflowBundleFromCode(code: string, source = 'prebuilt workflow bundle'): WorkflowBundle {
+  if (typeof code !== 'string' || !code.includes(RUN_FACTORY_GLOBAL)) {
+    throw new WorkflowBundleError(`${source} is not a workflow bundle made by bundleWorkflowCode`);
+  }
+  let script: vm.Script;
+  try {
+    script = new vm.Script(code, { filename: `logbook-workflow-bundle:${source}` });
+  } catch (err) {
+    throw new WorkflowBundleError(`${source} does not compile: ${(err as Error).message}`, err);
+  }
+  return { workflowsPath: source, code, script, workflowTypes: probeWorkflowTypes(script, source) };
+}
+
 async function build(workflowsPath: string): Promise<string> {
   // A failed build is not kept: the next bundle tries again.
   const runtime = await (sharedRuntimeBuild ??= buildSharedRuntime().catch((err: unknown) => {

@@ -4,7 +4,10 @@ import { fileURLToPath } from 'node:url';
 import { CancelledFailure } from 'logbook/common';
 import { activityInfo, cancellationSignal, heartbeat, sleep } from 'logbook/activity';
 import { MockActivityEnvironment, TestWorkflowEnvironment } from 'logbook/testing';
-import { Worker } from 'logbook/worker';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { bundleWorkflowCode, Worker } from 'logbook/worker';
 import { sleepADay, sleepForDays, wakeUp } from '../workflows/time-skipping.js';
 import { uniqueName } from '../support/test-env.js';
 
@@ -65,6 +68,23 @@ test('createLocal runs on real time: env.sleep waits for real, and a workflow wa
   } finally {
     await local.teardown();
   }
+});
+
+test('a worker runs a bundle built before, from its code or from the file it was written to; code that is no bundle is refused by Worker.create', { timeout: 120_000 }, async () => {
+  const { code } = await bundleWorkflowCode({ workflowsPath: WORKFLOWS });
+  const dir = await mkdtemp(join(tmpdir(), 'logbook-bundle-'));
+  try {
+    const codePath = join(dir, 'workflow-bundle.js');
+    await writeFile(codePath, code);
+    for (const workflowBundle of [{ code }, { codePath }]) {
+      const prebuilt = await Worker.create({ connection: env.nativeConnection, taskQueue: 'prebuilt', workflowBundle });
+      const result = await prebuilt.runUntil(env.client.workflow.execute(sleepADay, { taskQueue: 'prebuilt', workflowId: uniqueName('prebuilt') }));
+      assert.equal(result, 'rested');
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+  await assert.rejects(Worker.create({ connection: env.nativeConnection, taskQueue: 'prebuilt', workflowBundle: { code: 'console.log(1)' } }), /is not a workflow bundle made by bundleWorkflowCode/);
 });
 
 test('MockActivityEnvironment runs an activity with the info given, emits its heartbeats, and cancel() reaches it as a CancelledFailure', async () => {

@@ -3,6 +3,8 @@
  * then `run()` (until `shutdown()` or SIGINT/SIGTERM) or `runUntil(promise)`.
  * @module
  */
+import { readFile } from 'node:fs/promises';
+import { bundleWorkflowCode as bundleCode, workflowBundleFromCode, type WorkflowBundle } from '../../workflow/bundle.js';
 import { durationToMs, type Duration } from '../../workflow/duration.js';
 import type { ActivityFunction } from '../activity-worker.js';
 import { Worker as LogbookWorker } from '../worker.js';
@@ -17,6 +19,8 @@ export interface WorkerOptions {
   readonly taskQueue: string;
   /** The module exporting the workflow functions (bundled into the deterministic sandbox). */
   readonly workflowsPath?: string;
+  /** Code `bundleWorkflowCode` built before, or the file it was written to, instead of `workflowsPath`. */
+  readonly workflowBundle?: { readonly code: string } | { readonly codePath: string };
   /** The activity functions by name (a module namespace works). */
   readonly activities?: object;
   /** Default `<pid>@<hostname>`. */
@@ -35,6 +39,21 @@ export type State = 'INITIALIZED' | 'RUNNING' | 'STOPPING' | 'STOPPED' | 'FAILED
 
 /** The signals that shut a running worker down, as Temporal's runtime defaults. */
 const SHUTDOWN_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM'];
+
+/** A prebuilt bundle given as Temporal's `workflowBundle` option. */
+async function bundleOf(given: { readonly code: string } | { readonly codePath: string }): Promise<WorkflowBundle> {
+  if ('code' in given) return workflowBundleFromCode(given.code);
+  return workflowBundleFromCode(await readFile(given.codePath, 'utf8'), given.codePath);
+}
+
+/**
+ * Bundles a workflows module once, e.g. in a build step (Temporal's `bundleWorkflowCode`); give the
+ * `code`, or the file it is written to, as `Worker.create({ workflowBundle })`. The code holds the
+ * workflow runtime too, so a worker runs it as it was built.
+ */
+export async function bundleWorkflowCode(options: { readonly workflowsPath: string }): Promise<{ code: string }> {
+  return { code: (await bundleCode(options)).code };
+}
 
 /** A worker for one task queue: workflows, activities or both. */
 export class Worker {
@@ -62,6 +81,7 @@ export class Worker {
         taskQueue: options.taskQueue,
         ...(options.namespace ? { namespace: options.namespace } : {}),
         ...(options.workflowsPath ? { workflowsPath: options.workflowsPath, history: connection.history } : {}),
+        ...(options.workflowBundle ? { workflowBundle: await bundleOf(options.workflowBundle), history: connection.history } : {}),
         ...(options.activities ? { activities: options.activities as Record<string, ActivityFunction> } : {}),
         ...(options.identity ? { identity: options.identity } : {}),
         ...(options.maxConcurrentActivityTaskExecutions ? { maxConcurrentActivities: options.maxConcurrentActivityTaskExecutions } : {}),
