@@ -2,7 +2,7 @@ import { assertValid, namespaceProblem, optionalIdentifierProblem } from '../../
 import { gatewayCall, WorkflowClientError } from './gateway-call.js';
 import { checkIdentifier, checkStartTarget, optionalDurationOption, waitOption } from './option-rules.js';
 import type { WorkflowRetryOptions } from './workflow-retry-policy.js';
-import { executeUpdateWithStart, workflowUpdateMethods, type UpdateReference, type UpdateWithStartOptions, type WorkflowUpdateMethods } from './workflow-updates.js';
+import { executeUpdateWithStart, startUpdateWithStart, workflowUpdateMethods, type UpdateReference, type UpdateWithStartOptions, type WorkflowUpdateMethods } from './workflow-updates.js';
 
 export { WorkflowUpdateFailedError, type UpdateReference, type WorkflowUpdateHandle } from './workflow-updates.js';
 
@@ -206,6 +206,12 @@ export class WorkflowClient {
   async executeUpdateWithStart<R = unknown>(update: string | UpdateReference<R, never[]>, options: UpdateWithStartOptions): Promise<R> {
     this.checkStart(options.workflowType, options);
     return executeUpdateWithStart<R>(this.base, update, options);
+  }
+
+  /** As {@link executeUpdateWithStart}, but resolves once the workflow accepted the update: its id and the run it went to. */
+  async startUpdateWithStart(update: string | UpdateReference<unknown, never[]>, options: UpdateWithStartOptions): Promise<{ updateId: string; runId: string | undefined }> {
+    this.checkStart(options.workflowType, options);
+    return startUpdateWithStart(this.base, update, options);
   }
 
   /**

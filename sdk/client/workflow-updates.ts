@@ -134,3 +134,17 @@ export async function executeUpdateWithStart<R>(workflowsUrl: string, update: st
   const body = { ...start, updateArgs: updateArgs ?? [], updateId: updateId ?? randomUUID(), waitForStage: 'COMPLETED' };
   return outcome<R>(await exchange('POST', `${workflowsUrl}/${encodeURIComponent(workflowId)}/update-with-start/${encodeURIComponent(nameOf(update))}`, body));
 }
+
+/**
+ * As {@link executeUpdateWithStart}, but resolves once the workflow accepted the update (Temporal's
+ * `startUpdateWithStart`), with the update's id and the run it went to.
+ */
+export async function startUpdateWithStart(workflowsUrl: string, update: string | UpdateReference<unknown, never[]>, options: UpdateWithStartOptions): Promise<{ updateId: string; runId: string | undefined }> {
+  checkUpdateCall(update, options);
+  const { updateArgs, updateId: given, workflowId, ...start } = options;
+  const updateId = given ?? randomUUID();
+  const body = { ...start, updateArgs: updateArgs ?? [], updateId, waitForStage: 'ACCEPTED' };
+  const answer = await exchange('POST', `${workflowsUrl}/${encodeURIComponent(workflowId)}/update-with-start/${encodeURIComponent(nameOf(update))}`, body);
+  outcome(answer);
+  return { updateId, runId: answer.json.runId };
+}

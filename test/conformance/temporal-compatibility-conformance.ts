@@ -169,6 +169,20 @@ export function temporalCompatibilityConformance(backend: 'kafka' | 'embedded'):
     assert.equal(await handle.result(), 'approved by bob with 1 items');
   });
 
+  test('startUpdateWithStart answers once the update is accepted, with a handle whose result() is the update\'s; a second call reaches the same run', async () => {
+    const workflowId = uniqueName('suws');
+    const first = new WithStartWorkflowOperation(approval, { taskQueue, workflowId, workflowIdConflictPolicy: 'USE_EXISTING' });
+    const accepted = await client.workflow.startUpdateWithStart(addItem, { args: ['desk'], waitForStage: WorkflowUpdateStage.ACCEPTED, startWorkflowOperation: first });
+    assert.equal(await accepted.result(), 1);
+    const second = new WithStartWorkflowOperation(approval, { taskQueue, workflowId, workflowIdConflictPolicy: 'USE_EXISTING' });
+    const again = await client.workflow.startUpdateWithStart(addItem, { args: ['chair'], waitForStage: WorkflowUpdateStage.ACCEPTED, startWorkflowOperation: second });
+    assert.equal(await again.result(), 2);
+    const handle = await second.workflowHandle();
+    assert.equal(handle.firstExecutionRunId, (await first.workflowHandle()).firstExecutionRunId);
+    await handle.signal(approve, 'cleo');
+    assert.equal(await handle.result(), 'approved by cleo with 2 items');
+  });
+
   test('list and count take the visibility query and answer in Temporal shapes', async () => {
     const workflowId = uniqueName('listed');
     await client.workflow.execute(greet, { taskQueue, workflowId, args: ['list'] });

@@ -10,9 +10,10 @@ import type { RetryOptions } from '../../workflow/activities.js';
 import { enginePolicies, type WorkflowIdConflictPolicy, type WorkflowIdReusePolicy } from '../../common/workflow-id-policies.js';
 import { WorkflowClientError } from '../gateway-call.js';
 import { WorkflowClient as GatewayWorkflowClient, type ClientStartOptions } from '../workflow-client.js';
+import type { WorkflowUpdateHandle } from '../workflow-updates.js';
 import type { Connection } from './connection.js';
 import { executionInfoOf, typedSearchAttributesAtStart, type TypedSearchAttribute, type WorkflowExecutionInfo } from './workflow-descriptions.js';
-import { compatibleHandle, translated, type Named, type ResultWaitWrapper, type Workflow, type WorkflowHandle, type WorkflowResultType } from './workflow-handle.js';
+import { compatibleHandle, translated, WorkflowUpdateStage, type Named, type ResultWaitWrapper, type Workflow, type WorkflowHandle, type WorkflowResultType } from './workflow-handle.js';
 
 /** Options of a start (Temporal's `WorkflowStartOptions`, the parts Logbook has). */
 export interface WorkflowStartOptions<T extends Workflow = Workflow> {
@@ -134,6 +135,32 @@ export class WorkflowClient {
       });
       operation.settleWith({ handle: this.getHandle(operation.options.workflowId, undefined, { followRuns: operation.options.followRuns ?? true }) });
       return result;
+    } catch (error) {
+      operation.settleWith({ error });
+      throw error;
+    }
+  }
+
+  /**
+   * Starts the operation's workflow unless a run is open and delivers the update to the run in one
+   * command; resolves once the workflow accepted the update, with its handle.
+   */
+  async startUpdateWithStart<R = unknown>(
+    update: Named,
+    options: { args?: unknown[]; updateId?: string; waitForStage: typeof WorkflowUpdateStage.ACCEPTED; startWorkflowOperation: WithStartWorkflowOperation },
+  ): Promise<WorkflowUpdateHandle<R>> {
+    if (options.waitForStage !== WorkflowUpdateStage.ACCEPTED) throw new TypeError(`startUpdateWithStart waits for stage ACCEPTED; use executeUpdateWithStart to wait for ${String(options.waitForStage)}`);
+    const operation = options.startWorkflowOperation;
+    const workflowType = workflowTypeName(operation.workflowTypeOrFunc);
+    try {
+      const { updateId, runId } = await this.gateway.startUpdateWithStart(typeof update === 'string' ? update : update.name, {
+        ...gatewayStartOptions(operation.options),
+        workflowType,
+        updateArgs: options.args ?? [],
+        ...(options.updateId ? { updateId: options.updateId } : {}),
+      });
+      operation.settleWith({ handle: this.getHandle(operation.options.workflowId, undefined, { followRuns: operation.options.followRuns ?? true, ...(runId ? { firstExecutionRunId: runId } : {}) }) });
+      return this.gateway.getHandle(operation.options.workflowId, runId).getUpdateHandle<R>(updateId);
     } catch (error) {
       operation.settleWith({ error });
       throw error;
