@@ -2,7 +2,7 @@ import type { TopicSpec } from './log/log.js';
 import { partitionForKey } from './partitioner.js';
 import { replicationWith, type ReplicationSettings } from './replication.js';
 import { maxPayloadBytes } from './serde/record-size.js';
-import { namespaceProblem, taskQueueProblem, topicPrefixProblem } from './validation/name-rules.js';
+import { namespaceProblem, taskQueueProblem, taskQueueTopicPart, topicPrefixProblem } from './validation/name-rules.js';
 
 /**
  * The topic catalog (DESIGN.md §2): names, partition counts, keys and configs of every topic the
@@ -142,11 +142,12 @@ export function topicCatalog(options: CatalogOptions): TopicCatalog {
   const taskTopics = (namespace: string, taskQueue: string) => {
     checkNamePart(namespaceProblem(namespace));
     checkNamePart(taskQueueProblem(taskQueue, 'task queue'));
+    const queue = taskQueueTopicPart(taskQueue);
     return {
-      workflow: `${prefix}.tasks.workflow.${namespace}.${taskQueue}`,
-      activity: `${prefix}.tasks.activity.${namespace}.${taskQueue}`,
-      control: `${prefix}.tasks.control.${namespace}.${taskQueue}`,
-      query: `${prefix}.tasks.query.${namespace}.${taskQueue}`,
+      workflow: `${prefix}.tasks.workflow.${namespace}.${queue}`,
+      activity: `${prefix}.tasks.activity.${namespace}.${queue}`,
+      control: `${prefix}.tasks.control.${namespace}.${queue}`,
+      query: `${prefix}.tasks.query.${namespace}.${queue}`,
     };
   };
   const taskPartitions = options.taskPartitions ?? 4;

@@ -310,6 +310,15 @@ export function temporalCompatibilityConformance(backend: 'kafka' | 'embedded'):
     await assert.rejects(client.schedule.getHandle(uniqueName('no-such-schedule')).describe(), ScheduleNotFoundError);
   });
 
+  test("a task queue named with '/' (team/orders) gets its own topics and runs workflows and activities", async () => {
+    const slashed = `${taskQueue}/team/orders`;
+    const slashWorker = await Worker.create({ connection: NativeConnection.fromParts(t.engine.workerConnection(), engineHistoryFetcher(t.engine)), taskQueue: slashed, workflowsPath: WORKFLOWS, activities });
+    const result = await slashWorker.runUntil(client.workflow.execute(charge, { taskQueue: slashed, workflowId: uniqueName('slashed'), args: ['amex'] }));
+    assert.equal(result, 'charged amex');
+    const topics = await t.engine.log.admin.listTopics();
+    assert.ok(topics.includes(t.engine.catalog.taskTopics('default', slashed).workflow), 'the queue has its own workflow task topic');
+  });
+
   test('a handle on an unknown workflow throws WorkflowNotFoundError; a gateway that is not there is a ConnectionError naming the address', async () => {
     const missing = client.workflow.getHandle(uniqueName('missing'));
     await assert.rejects(missing.result(), WorkflowNotFoundError);

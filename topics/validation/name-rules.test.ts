@@ -11,6 +11,7 @@ import {
   namespaceProblem,
   TASK_TOPIC_FIXED_LENGTH,
   taskQueueProblem,
+  taskQueueTopicPart,
   topicNameProblem,
   topicPrefixProblem,
   utf8Length,
@@ -19,10 +20,24 @@ import {
 test('the three names that once broke shards are refused, each with a message naming the field and the rule', () => {
   assert.equal(namespaceProblem('a.b'), "namespace 'a.b' may contain only letters, digits, '_' and '-' (it is part of a topic name)");
   assert.match(namespaceProblem('../../etc') ?? '', /^namespace '\.\.\/\.\.\/etc' may contain only letters, digits/);
-  assert.match(taskQueueProblem('../../q') ?? '', /^taskQueue '\.\.\/\.\.\/q' may contain only letters, digits, '_' and '-'/);
+  assert.match(taskQueueProblem('../../q') ?? '', /^taskQueue '\.\.\/\.\.\/q' may contain only letters, digits, '_' and '-', and '\/' between them/);
   assert.equal(namespaceProblem(''), 'namespace must be a non-empty string');
   assert.equal(taskQueueProblem(42), 'taskQueue must be a non-empty string');
   assert.equal(namespaceProblem('orders_eu-1'), null);
+});
+
+test("task queue names may have '/' between their parts, which becomes '.' in topic names (no namespace or queue name has one, so no two queues share a topic)", () => {
+  assert.equal(taskQueueProblem('team/orders'), null);
+  assert.equal(taskQueueProblem('a/b/c_d-e'), null);
+  for (const bad of ['/orders', 'orders/', 'team//orders', 'team/./orders', 'team/or ders']) {
+    assert.match(taskQueueProblem(bad) ?? '', /may contain only letters, digits, '_' and '-', and '\/' between them/, bad);
+  }
+  assert.match(taskQueueProblem(`a/${'q'.repeat(MAX_TASK_QUEUE_LENGTH)}`) ?? '', /characters long; at most 128 are allowed/);
+  assert.equal(taskQueueTopicPart('team/orders'), 'team.orders');
+  const catalog = topicCatalog({ shards: 1 });
+  assert.equal(catalog.taskTopics('default', 'team/orders').workflow, 'logbook.tasks.workflow.default.team.orders');
+  assert.equal(catalog.taskTopics('default', 'orders').activity, 'logbook.tasks.activity.default.orders');
+  assert.notEqual(catalog.taskTopics('team', 'orders').workflow, catalog.taskTopics('default', 'team/orders').workflow);
 });
 
 test('the length bounds keep the longest task topic name within Kafka’s 249 characters, and one more character is refused', () => {

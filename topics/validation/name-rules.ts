@@ -32,6 +32,7 @@ export const TASK_TOPIC_FIXED_LENGTH = '.tasks.activity.'.length + '.'.length;
 export const MAX_IDENTIFIER_BYTES = 1000;
 
 const NAME_PART = /^[A-Za-z0-9_-]+$/;
+const QUEUE_PATH = /^[A-Za-z0-9_-]+(\/[A-Za-z0-9_-]+)*$/;
 const PREFIX = /^[A-Za-z0-9._-]+$/;
 // Unicode Cc (C0, DEL, C1) and lone surrogates (Cs matches only unpaired ones in a /u pattern).
 const CONTROL = /\p{Cc}/u;
@@ -56,9 +57,22 @@ export function namespaceProblem(value: unknown, field = 'namespace'): string | 
   return topicNamePartProblem(field, value, MAX_NAMESPACE_LENGTH);
 }
 
-/** Why `value` cannot be a task queue name, or null. */
+/**
+ * Why `value` cannot be a task queue name, or null. Besides a topic name part's characters a queue
+ * name may have `/` between them (`team/orders`, as Temporal users name queues): in topic names it
+ * becomes `.`, which no namespace or queue name contains, so two queues never share a topic.
+ */
 export function taskQueueProblem(value: unknown, field = 'taskQueue'): string | null {
+  if (typeof value === 'string' && value.includes('/')) {
+    if (!QUEUE_PATH.test(value)) return `${field} '${shown(value)}' may contain only letters, digits, '_' and '-', and '/' between them (it is part of a topic name)`;
+    return value.length > MAX_TASK_QUEUE_LENGTH ? `${field} '${shown(value)}' is ${value.length} characters long; at most ${MAX_TASK_QUEUE_LENGTH} are allowed (it is part of a topic name)` : null;
+  }
   return topicNamePartProblem(field, value, MAX_TASK_QUEUE_LENGTH);
+}
+
+/** The part of topic names that stands for a task queue: its `/` as `.` (see {@link taskQueueProblem}). */
+export function taskQueueTopicPart(taskQueue: string): string {
+  return taskQueue.replaceAll('/', '.');
 }
 
 /** Why `value` cannot name a whole Kafka topic (a business topic the engine reads, a dead-letter topic), or null. */
