@@ -21,3 +21,11 @@ export {
 export type { Duration } from '../workflow/duration.js';
 export { WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from './workflow-id-policies.js';
 export type { LogEntry, Logger, LogLevel, LogMetadata } from './logger.js';
+export {
+  defineSearchAttributeKey,
+  SearchAttributeType,
+  TypedSearchAttributes,
+  type SearchAttributeKey,
+  type SearchAttributePair,
+  type SearchAttributeTypeValues,
+} from './typed-search-attributes.js';

@@ -36,6 +36,7 @@
 import { mergeSearchAttributes } from '../../topics/schemas/common/search-attribute-merge.js';
 import type { SearchAttributes } from '../../topics/schemas/common/v1-records.js';
 import { typedSearchAttributes, untypedSearchAttributes, type SearchAttributeInput } from '../common/search-attribute-values.js';
+import { searchAttributesOfPairs, TypedSearchAttributes, type SearchAttributePair } from '../common/typed-search-attributes.js';
 import { proxyActivities as proxyActivitiesImpl, type ActivityInterfaceFor, type ActivityOptions } from './activities.js';
 import { currentActivator } from './current-activator.js';
 import type { Duration } from './duration.js';
@@ -73,6 +74,7 @@ export { ContinueAsNew, continueAsNew, makeContinueAsNewFunc, type ContinueAsNew
 export { getExternalWorkflowHandle, type ExternalWorkflowHandle } from './external-workflows.js';
 export { proxyLocalActivities, type LocalActivityOptions } from './local-activities.js';
 export { log, type LogAttributes } from './log.js';
+export { defineSearchAttributeKey, SearchAttributeType, TypedSearchAttributes, type SearchAttributeKey, type SearchAttributePair } from '../common/typed-search-attributes.js';
 export {
   ChildWorkflowCancellationType,
   executeChild,
@@ -218,8 +220,8 @@ export interface WorkflowInfo {
   readonly parent: { readonly workflowId: string; readonly runId: string; readonly namespace: string } | undefined;
   /** The run's search attributes, each as an array of values (Temporal's untyped form; Datetimes as `Date`), with the workflow's own upserts. */
   readonly searchAttributes: Record<string, unknown[]>;
-  /** The same, typed as the contract holds them (`{ type: 'Keyword', value }`; Datetimes in epoch ms). */
-  readonly typedSearchAttributes: SearchAttributes;
+  /** The same, typed, to read by key: `typedSearchAttributes.get(defineSearchAttributeKey('Tier', SearchAttributeType.KEYWORD))`. */
+  readonly typedSearchAttributes: TypedSearchAttributes;
 }
 
 /**
@@ -249,7 +251,7 @@ export function workflowInfo(): WorkflowInfo {
     continueAsNewSuggested: task.continueAsNewSuggested,
     parent: info.parent ? { workflowId: info.parent.workflowId, runId: info.parent.runId, namespace: info.parent.namespace } : undefined,
     searchAttributes: copyIntoRealm(untypedSearchAttributes(searchAttributes)),
-    typedSearchAttributes: copyIntoRealm(searchAttributes),
+    typedSearchAttributes: TypedSearchAttributes.fromContract(copyIntoRealm(searchAttributes)),
   };
 }
 
@@ -265,14 +267,16 @@ export function uuid4(): string {
  * Adds, replaces or removes search attributes of the run (`UpsertWorkflowSearchAttributes`), so the
  * run can be found by them (`CustomerTier = 'gold'`). Values are typed (`{ type: 'Keyword', value }`)
  * or, as in Temporal, arrays whose values show the type (see `typedSearchAttributes`); an empty
- * array removes the attribute. `workflowInfo().searchAttributes` shows the change at once.
+ * array removes the attribute. Temporal's typed form, an array of `{ key, value }` pairs with keys
+ * from `defineSearchAttributeKey`, works too (`value: null` removes). `workflowInfo().searchAttributes` shows the change at once.
  * @example
  * upsertSearchAttributes({ CustomerTier: ['gold'], OrderTotal: { type: 'Double', value: 12 }, Coupon: [] });
  */
-export function upsertSearchAttributes(searchAttributes: Readonly<Record<string, SearchAttributeInput>>): void {
+export function upsertSearchAttributes(searchAttributes: Readonly<Record<string, SearchAttributeInput>> | readonly SearchAttributePair[]): void {
   const activator = currentActivator('upsertSearchAttributes');
   // Copied now: what is recorded must not change if the caller mutates the object later.
-  const typed = copyIntoRealm(typedSearchAttributes(searchAttributes));
+  const given = Array.isArray(searchAttributes) ? searchAttributesOfPairs(searchAttributes as readonly SearchAttributePair[]) : typedSearchAttributes(searchAttributes as Readonly<Record<string, SearchAttributeInput>>);
+  const typed = copyIntoRealm(given);
   activator.pushCommand({ type: 'UpsertWorkflowSearchAttributes', searchAttributes: typed });
   activator.searchAttributes = mergeSearchAttributes(activator.searchAttributes, typed);
 }

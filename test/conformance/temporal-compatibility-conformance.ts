@@ -27,7 +27,7 @@ import { DefaultLogger, NativeConnection, Runtime, Worker, type LogEntry } from 
 import { engineHistoryFetcher } from '../../gateway/engine-history-fetcher.js';
 import { startScheduleWorker } from '../../gateway/schedules/schedule-worker.js';
 import * as activities from '../workflows/temporal-compatible-activities.js';
-import { addItem, approval, approve, approvedAsync, itemAt, retier, charge, countdown, greet, inspect, rejectOrder, stage, waitForever } from '../workflows/temporal-compatible.js';
+import { addItem, approval, approve, approvedAsync, itemAt, retier, scoreKey, charge, countdown, greet, inspect, rejectOrder, stage, waitForever } from '../workflows/temporal-compatible.js';
 import { startTestEngine, type TestEngine } from '../support/test-engine.js';
 import { uniqueName, waitFor } from '../support/test-env.js';
 import { addressOf, serveGateway } from '../support/http-gateway.js';
@@ -256,19 +256,22 @@ export function temporalCompatibilityConformance(backend: 'kafka' | 'embedded'):
     assert.equal(error.cause.cause.message, 'rejected by ops');
   });
 
-  test('search attributes in Temporal\'s untyped form: given at start, read by workflowInfo(), upserted and removed with [], shown by describe and found by a query', async () => {
+  test('search attributes in Temporal\'s untyped and typed forms: given at start, read by workflowInfo() and by key, upserted and removed with [], shown by describe and found by a query', async () => {
     const workflowId = uniqueName('retier');
-    const seen = await client.workflow.execute(retier, { taskQueue, workflowId, searchAttributes: { CustomerTier: ['silver'], Coupon: ['X1'] } });
-    assert.deepEqual(seen.before, { CustomerTier: ['silver'], Coupon: ['X1'] });
-    assert.deepEqual(seen.after, { CustomerTier: ['gold'] });
-    assert.deepEqual(seen.typed, { CustomerTier: { type: 'Keyword', value: 'gold' } });
+    const seen = await client.workflow.execute(retier, {
+      taskQueue, workflowId, searchAttributes: { CustomerTier: ['silver'], Coupon: ['X1'] }, typedSearchAttributes: [{ key: scoreKey, value: 3 }],
+    });
+    assert.deepEqual(seen.before, { CustomerTier: ['silver'], Coupon: ['X1'], LoyaltyScore: [3] });
+    assert.deepEqual(seen.after, { CustomerTier: ['gold'], LoyaltyScore: [7] });
+    assert.deepEqual([seen.tier, seen.score, seen.tierAsInt], ['gold', 7, null], 'typed reads by key; a key of another type reads nothing');
     const described = await client.workflow.getHandle(workflowId).describe();
-    assert.deepEqual(described.searchAttributes, { CustomerTier: ['gold'] });
+    assert.deepEqual(described.searchAttributes, { CustomerTier: ['gold'], LoyaltyScore: [7] });
+    assert.equal(described.typedSearchAttributes.get(scoreKey), 7);
     const found = await waitFor('the run to be listed under its new tier', async () => {
       for await (const info of client.workflow.list({ query: `WorkflowId = '${workflowId}' AND CustomerTier = 'gold'` })) return info;
       return undefined;
     });
-    assert.deepEqual(found.searchAttributes, { CustomerTier: ['gold'] });
+    assert.deepEqual(found.searchAttributes, { CustomerTier: ['gold'], LoyaltyScore: [7] });
   });
 
   test("client.schedule in Temporal's shapes: create with ScheduleOverlapPolicy, describe, update from the description, trigger, backfill, list, delete", async () => {

@@ -4,7 +4,7 @@
  * @module
  */
 import { ApplicationFailure } from 'logbook/common';
-import { condition, continueAsNew, defineQuery, defineSignal, defineUpdate, log, proxyActivities, setHandler, upsertSearchAttributes, workflowInfo } from 'logbook/workflow';
+import { condition, continueAsNew, defineQuery, defineSearchAttributeKey, defineSignal, defineUpdate, log, proxyActivities, SearchAttributeType, setHandler, upsertSearchAttributes, workflowInfo } from 'logbook/workflow';
 import type * as activities from './temporal-compatible-activities.js';
 
 const { chargeCard, describeActivity } = proxyActivities<typeof activities>({ startToCloseTimeout: '10s', retry: { maximumAttempts: 1 } });
@@ -67,10 +67,27 @@ export async function approvedAsync(orderId: string): Promise<string> {
   return awaitApproval(orderId);
 }
 
-/** Reads its search attributes, moves to tier gold and drops its coupon (Temporal's untyped forms), and answers what it saw. */
-export async function retier(): Promise<{ before: Record<string, unknown[]>; after: Record<string, unknown[]>; typed: unknown }> {
+export const tierKey = defineSearchAttributeKey('CustomerTier', SearchAttributeType.KEYWORD);
+export const scoreKey = defineSearchAttributeKey('LoyaltyScore', SearchAttributeType.INT);
+
+/** What {@link retier} saw of its search attributes. */
+export interface Retiered {
+  readonly before: Record<string, unknown[]>;
+  readonly after: Record<string, unknown[]>;
+  readonly tier: string | null;
+  readonly score: number | null;
+  readonly tierAsInt: number | null;
+}
+
+/**
+ * Reads its search attributes, moves to tier gold and drops its coupon (Temporal's untyped form),
+ * raises its score (the typed form), and answers what it saw.
+ */
+export async function retier(): Promise<Retiered> {
   const before = workflowInfo().searchAttributes;
   upsertSearchAttributes({ CustomerTier: ['gold'], Coupon: [] });
+  upsertSearchAttributes([{ key: scoreKey, value: 7 }]);
   const { searchAttributes: after, typedSearchAttributes: typed } = workflowInfo();
-  return { before, after, typed };
+  const asInt = typed.get(defineSearchAttributeKey('CustomerTier', SearchAttributeType.INT));
+  return { before, after, tier: typed.get(tierKey) ?? null, score: typed.get(scoreKey) ?? null, tierAsInt: asInt ?? null };
 }

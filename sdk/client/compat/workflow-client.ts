@@ -7,6 +7,7 @@
 import { WorkflowExecutionAlreadyStartedError } from '../../workflow/errors.js';
 import type { Duration } from '../../workflow/duration.js';
 import type { RetryOptions } from '../../workflow/activities.js';
+import { searchAttributesOfPairs, TypedSearchAttributes, type SearchAttributePair } from '../../common/typed-search-attributes.js';
 import { enginePolicies, type WorkflowIdConflictPolicy, type WorkflowIdReusePolicy } from '../../common/workflow-id-policies.js';
 import { WorkflowClientError } from '../gateway-call.js';
 import { WorkflowClient as GatewayWorkflowClient, type ClientStartOptions } from '../workflow-client.js';
@@ -33,6 +34,8 @@ export interface WorkflowStartOptions<T extends Workflow = Workflow> {
   readonly memo?: Record<string, unknown>;
   /** Untyped arrays by name, as Temporal's legacy form (typed by their values), or `{ type, value }`. */
   readonly searchAttributes?: Record<string, readonly unknown[] | TypedSearchAttribute>;
+  /** Temporal's typed form: `{ key, value }` pairs (keys from `defineSearchAttributeKey`) or a `TypedSearchAttributes`. */
+  readonly typedSearchAttributes?: TypedSearchAttributes | readonly SearchAttributePair[];
   /** Deduplicates the start: the same id returns the same run. */
   readonly requestId?: string;
   /** Whether the handle's `result()` follows continue-as-new and retries; default true. */
@@ -187,7 +190,9 @@ function workflowTypeName(workflowTypeOrFunc: string | Workflow): string {
 
 /** Temporal's start options as the gateway client's. */
 function gatewayStartOptions(options: WorkflowStartOptions): ClientStartOptions {
-  const searchAttributes = typedSearchAttributesAtStart(options.searchAttributes as Record<string, unknown> | undefined);
+  const untyped = typedSearchAttributesAtStart(options.searchAttributes as Record<string, unknown> | undefined);
+  const pairs = options.typedSearchAttributes instanceof TypedSearchAttributes ? options.typedSearchAttributes.getAll() : options.typedSearchAttributes;
+  const searchAttributes = untyped || pairs ? { ...untyped, ...(pairs ? searchAttributesOfPairs(pairs.filter((p) => p.value !== null)) : {}) } : undefined;
   const durations = (['workflowExecutionTimeout', 'workflowRunTimeout', 'workflowTaskTimeout'] as const).filter((k) => options[k] !== undefined);
   return {
     workflowId: options.workflowId,

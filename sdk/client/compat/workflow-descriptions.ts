@@ -4,7 +4,9 @@
  * arrays by name (and typed), and the gateway's own answer as `raw`.
  * @module
  */
+import type { SearchAttributes } from '../../../topics/schemas/common/v1-records.js';
 import { typedSearchAttributes, untypedSearchAttributes, type SearchAttributeInput } from '../../common/search-attribute-values.js';
+import { TypedSearchAttributes } from '../../common/typed-search-attributes.js';
 
 /** Temporal's names of a run's status. */
 export type WorkflowExecutionStatusName = 'UNSPECIFIED' | 'RUNNING' | 'COMPLETED' | 'FAILED' | 'CANCELLED' | 'TERMINATED' | 'CONTINUED_AS_NEW' | 'TIMED_OUT' | 'UNKNOWN';
@@ -40,8 +42,8 @@ export interface WorkflowExecutionInfo {
   readonly memo?: Record<string, unknown>;
   /** Every attribute as an array of values (Temporal's untyped form); Datetime values as `Date`. */
   readonly searchAttributes: Record<string, unknown[]>;
-  /** Every attribute with its type, as the contract holds it. */
-  readonly typedSearchAttributes: Record<string, TypedSearchAttribute>;
+  /** Every attribute with its type, to read by key (`typedSearchAttributes.get(key)`). */
+  readonly typedSearchAttributes: TypedSearchAttributes;
   /** The gateway's answer this was made from. */
   readonly raw: unknown;
 }
@@ -85,7 +87,7 @@ export function executionInfoOf(fields: RunFields, extra: { memo?: unknown; sear
     ...(closeTime ? { closeTime } : {}),
     ...(memo && typeof memo === 'object' ? { memo: memo as Record<string, unknown> } : {}),
     searchAttributes: untypedSearchAttributes(typed),
-    typedSearchAttributes: typed,
+    typedSearchAttributes: TypedSearchAttributes.fromContract(typed as SearchAttributes),
     raw,
   };
 }
