@@ -34,7 +34,6 @@
  * @module
  */
 import { mergeSearchAttributes } from '../../topics/schemas/common/search-attribute-merge.js';
-import type { SearchAttributes } from '../../topics/schemas/common/v1-records.js';
 import { typedSearchAttributes, untypedSearchAttributes, type SearchAttributeInput } from '../common/search-attribute-values.js';
 import { searchAttributesOfPairs, TypedSearchAttributes, type SearchAttributePair } from '../common/typed-search-attributes.js';
 import { proxyActivities as proxyActivitiesImpl, type ActivityInterfaceFor, type ActivityOptions } from './activities.js';
