@@ -97,7 +97,7 @@ export class TimeSkipper {
   }
 }
 
-/** When a run next needs time to pass (a timer, an activity's retry, a timeout), or `busy` when it has work now. */
+/** When a run next needs time to pass (a timer, an activity's retry, a start delay, a timeout), or `busy` when it has work now. */
 function nextDeadline(state: MutableStateSnapshot, now: number): number | 'busy' {
   if (state.pendingWorkflowTask !== null || state.bufferedEvents.length > 0) return 'busy';
   let next = Infinity;
@@ -108,6 +108,8 @@ function nextDeadline(state: MutableStateSnapshot, now: number): number | 'busy'
   }
   for (const timer of state.pendingTimers) next = Math.min(next, timer.expiryTime);
   const info = state.executionInfo;
+  // A run waiting out its start delay (a retry's backoff, a cron run's wait) has had no workflow task yet.
+  if (info.lastWorkflowTaskCompletedEventId === null && info.executionTime > now) next = Math.min(next, info.executionTime);
   for (const expiry of [info.workflowRunExpirationTime, info.workflowExecutionExpirationTime]) if (expiry !== null && expiry > now) next = Math.min(next, expiry);
   return next;
 }

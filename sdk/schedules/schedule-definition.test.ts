@@ -99,6 +99,7 @@ describe('schedule times', () => {
     // 09:00 in Paris: 07:00 UTC in summer (CEST), 08:00 UTC in winter (CET).
     assert.equal(nextActionTime(paris, at('2026-07-01T00:00:00Z')), at('2026-07-01T07:00:00Z'));
     assert.equal(nextActionTime(paris, at('2026-01-10T00:00:00Z')), at('2026-01-10T08:00:00Z'));
+    assert.deepEqual(spec({ cronExpressions: ['@every 1h'], timeZone: 'Europe/Paris' }).cronExpressions, ['@every 1h'], 'a time zone does not apply to @every');
     assert.throws(() => spec({ cronExpressions: ['0 9 * * *'], timeZone: 'Paris' }), /unknown time zone "Paris"/);
     assert.throws(() => spec({ cronExpressions: ['0 9 * * *'], timeZone: 5 }), /'spec.timeZone' must be an IANA time zone name/);
   });

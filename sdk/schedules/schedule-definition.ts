@@ -171,7 +171,9 @@ function specOf(input: unknown): ScheduleSpec {
   const cronExpressions = arrayAt(spec.cronExpressions, 'spec.cronExpressions').map((item, i) => {
     const what = `spec.cronExpressions[${i}]`;
     if (typeof item !== 'string') throw new ScheduleDefinitionError(`'${what}' must be a string`);
-    const expression = zoneGiven !== undefined && !/^\s*(CRON_TZ|TZ)=/i.test(item) ? `CRON_TZ=${zoneGiven as string} ${item.trim()}` : item;
+    // @every counts from the Unix epoch: a time zone does not apply to it.
+    const zoned = zoneGiven !== undefined && !/^\s*(CRON_TZ|TZ)=/i.test(item) && !/^\s*@every\b/i.test(item);
+    const expression = zoned ? `CRON_TZ=${zoneGiven as string} ${item.trim()}` : item;
     try {
       parseCronExpression(expression);
     } catch (error) {

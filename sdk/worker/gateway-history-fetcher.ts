@@ -6,6 +6,9 @@
 import type { HistoryEvent } from '../../topics/schemas/history-event/index.js';
 import type { HistoryFetcher } from './workflow-worker.js';
 
+/** How long one gateway has to answer a history page. */
+const HISTORY_FETCH_TIMEOUT_MS = 30_000;
+
 /**
  * A history fetcher over gateways' HTTP API: with several endpoints the first that answers wins,
  * and the one that answered last is asked first, so a worker keeps replaying while a node is down.
@@ -35,7 +38,9 @@ export function gatewayHistoryFetcher(endpoints: string | readonly string[]): Hi
 
 async function fetchFrom(endpoint: string, run: Parameters<HistoryFetcher['fetch']>[0], untilEventId: number): Promise<HistoryEvent[]> {
   const url = `${endpoint}/api/v1/namespaces/${encodeURIComponent(run.namespace)}/workflows/${encodeURIComponent(run.workflowId)}/history?raw=1&runId=${encodeURIComponent(run.runId)}&untilEventId=${untilEventId}`;
-  const response = await fetch(url);
+  // A gateway that takes the connection and never answers (a node failing over) must not hold the
+  // workflow task: past the timeout the next gateway is asked.
+  const response = await fetch(url, { signal: AbortSignal.timeout(HISTORY_FETCH_TIMEOUT_MS) });
   if (!response.ok) throw new Error(`history of ${run.workflowId}/${run.runId} from ${endpoint}: HTTP ${response.status} ${await response.text()}`);
   const body = (await response.json()) as { events: unknown[] };
   return body.events.map(fromRawView) as HistoryEvent[];

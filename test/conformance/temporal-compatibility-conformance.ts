@@ -27,7 +27,7 @@ import { DefaultLogger, NativeConnection, Runtime, Worker, type LogEntry } from 
 import { engineHistoryFetcher } from '../../gateway/engine-history-fetcher.js';
 import { startScheduleWorker } from '../../gateway/schedules/schedule-worker.js';
 import * as activities from '../workflows/temporal-compatible-activities.js';
-import { addItem, approval, approve, approvedAsync, itemAt, retier, scoreKey, charge, countdown, greet, inspect, rejectOrder, stage, waitForever } from '../workflows/temporal-compatible.js';
+import { addItem, approval, approve, approvedAsync, continueThenWait, itemAt, retier, scoreKey, charge, countdown, greet, inspect, rejectOrder, stage, waitForever } from '../workflows/temporal-compatible.js';
 import { startTestEngine, type TestEngine } from '../support/test-engine.js';
 import { uniqueName, waitFor } from '../support/test-env.js';
 import { addressOf, serveGateway } from '../support/http-gateway.js';
@@ -133,6 +133,17 @@ export function temporalCompatibilityConformance(backend: 'kafka' | 'embedded'):
     const error = await first.result().catch((e: unknown) => e);
     assert.ok(error instanceof WorkflowContinuedAsNewError, `got ${String(error)}`);
     assert.ok(error.newExecutionRunId && error.newExecutionRunId !== handle.firstExecutionRunId);
+  });
+
+  test('the handle a start returns reaches the current run after continue-as-new: describe, signal and result', async () => {
+    const handle = await client.workflow.start(continueThenWait, { taskQueue, workflowId: uniqueName('continued'), args: [0] });
+    const current = await waitFor('the run to continue as new', async () => {
+      const described = await handle.describe();
+      return described.runId !== handle.firstExecutionRunId ? described : undefined;
+    });
+    assert.equal(current.status.name, 'RUNNING');
+    await handle.signal(approve, 'dan');
+    assert.equal(await handle.result(), 'dan');
   });
 
   test('a terminated run throws WorkflowFailedError caused by TerminatedFailure, a cancelled one by CancelledFailure', async () => {

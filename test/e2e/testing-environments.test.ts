@@ -8,7 +8,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bundleWorkflowCode, Worker } from 'logbook/worker';
-import { sleepADay, sleepForDays, wakeUp } from '../workflows/time-skipping.js';
+import { failFirstAttempt, sleepADay, sleepForDays, wakeUp } from '../workflows/time-skipping.js';
 import { uniqueName } from '../support/test-env.js';
 
 /** `logbook/testing` as Temporal's users use it: the time-skipping and local environments, and the mock activity environment. */
@@ -54,6 +54,13 @@ test('time does not skip while the test is not awaiting a result: a one-day time
   assert.ok(env.currentTimeMs() - before >= 86_400_000, 'a day passed while the result was awaited');
 });
 
+test('time skipping covers a start delay: a retry one hour after a failed first attempt runs at once', { timeout: 60_000 }, async () => {
+  const before = env.currentTimeMs();
+  const attempt = await env.client.workflow.execute(failFirstAttempt, { taskQueue, workflowId: uniqueName('retried'), retry: { initialInterval: '1 hour', maximumAttempts: 2 } });
+  assert.equal(attempt, 2);
+  assert.ok(env.currentTimeMs() - before >= 3_600_000, 'an hour passed in engine time');
+});
+
 test('createLocal runs on real time: env.sleep waits for real, and a workflow waiting 30 days stays running', async () => {
   const local = await TestWorkflowEnvironment.createLocal();
   try {
@@ -62,9 +69,14 @@ test('createLocal runs on real time: env.sleep waits for real, and a workflow wa
     const before = Date.now();
     await local.sleep(200);
     assert.ok(Date.now() - before >= 190);
-    const handle = await localWorker.runUntil(local.client.workflow.start(sleepForDays, { taskQueue, workflowId: uniqueName('local') }));
-    assert.equal((await handle.describe()).status.name, 'RUNNING');
-    await handle.terminate('done');
+    // Awaiting the result lets time skip in a time-skipping environment; here the run must still wait.
+    const outcome = await localWorker.runUntil(async () => {
+      const handle = await local.client.workflow.start(sleepForDays, { taskQueue, workflowId: uniqueName('local') });
+      const waited = await Promise.race([handle.result().then(() => 'finished', () => 'ended'), new Promise((resolve) => setTimeout(resolve, 1_500, 'still waiting'))]);
+      await handle.terminate('done');
+      return waited;
+    });
+    assert.equal(outcome, 'still waiting');
   } finally {
     await local.teardown();
   }

@@ -91,3 +91,12 @@ export async function retier(): Promise<Retiered> {
   const asInt = typed.get(defineSearchAttributeKey('CustomerTier', SearchAttributeType.INT));
   return { before, after, tier: typed.get(tierKey) ?? null, score: typed.get(scoreKey) ?? null, tierAsInt: asInt ?? null };
 }
+
+/** Continues as new once, then waits for the `approve` signal and answers who approved. */
+export async function continueThenWait(round: number): Promise<string> {
+  if (round === 0) await continueAsNew<typeof continueThenWait>(1);
+  let approver: string | undefined;
+  setHandler(approve, (who) => void (approver = who));
+  await condition(() => approver !== undefined);
+  return approver!;
+}

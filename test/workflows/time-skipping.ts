@@ -1,5 +1,5 @@
 /** Workflows that wait for days (for the time-skipping test environment), importing only `logbook/workflow`. */
-import { condition, defineSignal, setHandler, sleep } from 'logbook/workflow';
+import { ApplicationFailure, condition, defineSignal, setHandler, sleep, workflowInfo } from 'logbook/workflow';
 
 const DAY_MS = 86_400_000;
 export const wakeUp = defineSignal<[who: string]>('wakeUp');
@@ -27,4 +27,11 @@ export async function sleepForDays(): Promise<Days> {
 export async function sleepADay(): Promise<string> {
   await sleep('1 day');
   return 'rested';
+}
+
+/** Fails its first attempt (to be retried after the retry policy's backoff), then answers its attempt. */
+export async function failFirstAttempt(): Promise<number> {
+  const { attempt } = workflowInfo();
+  if (attempt === 1) throw ApplicationFailure.retryable('first attempt fails', 'FirstAttempt');
+  return attempt;
 }

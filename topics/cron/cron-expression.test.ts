@@ -105,9 +105,18 @@ describe('cron expressions: next time', () => {
     assert.equal(iso(nextCronTime('TZ=America/New_York 0 9 * * *', utc(2026, 1, 15))), '2026-01-15T14:00:00.000Z');
     // Midnight on the 1st in Tokyo is 15:00 UTC the day before.
     assert.equal(iso(nextCronTime('CRON_TZ=Asia/Tokyo 0 0 1 * *', utc(2026, 3, 5))), '2026-03-31T15:00:00.000Z');
+    // @every counts from the epoch whatever the zone.
+    assert.equal(nextCronTime('CRON_TZ=Europe/Paris @every 1h', utc(2026, 3, 1, 10, 30)), utc(2026, 3, 1, 11));
     const parsed = parseCronExpression('cron_tz=Europe/Paris 30 8 * * MON-FRI');
     assert.ok(parsed.kind === 'calendar');
     assert.equal(parsed.timeZone, 'Europe/Paris');
+  });
+
+  it("robfig's dialect at the edges: '*/1' in a list is a star, wide steps on named ranges select their first value", () => {
+    // Day-of-week "*/1,5" is a star, so day-of-month decides alone: the 13th, not the first Friday.
+    assert.equal(iso(nextCronTime('0 0 13 * */1,5', utc(2026, 1, 1))), '2026-01-13T00:00:00.000Z');
+    assert.equal(iso(nextCronTime('0 0 1 JAN-MAR/13 *', utc(2026, 1, 2))), '2027-01-01T00:00:00.000Z');
+    assert.equal(iso(nextCronTime('0 0 * * MON-FRI/8', utc(2026, 1, 1))), '2026-01-05T00:00:00.000Z');
   });
 
   it('accepts a parsed expression as well as its text', () => {
@@ -129,6 +138,12 @@ describe('cron expressions: errors name the bad field', () => {
     ['5-1 * * * *', 'minute', /From value is larger than to value/],
     ['1,,2 * * * *', 'minute', /is empty/],
     ['1,99 * * * *', 'minute', /a value in "1,99" is out of range 0-59/],
+    // Croner's extensions are not robfig's: refused.
+    ['0 0 L * *', 'day-of-month', /invalid value "L"/],
+    ['0 0 15W * *', 'day-of-month', /invalid value "W"/],
+    ['0 0 * * 5#2', 'day-of-week', /invalid value "5#2"/],
+    ['0 0 * * +FRI', 'day-of-week', /invalid value "\+FRI"/],
+    ['0 0 * * MON-SUN', 'day-of-week', /From value is larger than to value/],
     ['61 * * * * *', 'second', /61 is out of range 0-59/],
     ['* * *', 'expression', /expected 5 fields/],
     ['', 'expression', /is empty/],
@@ -139,7 +154,6 @@ describe('cron expressions: errors name the bad field', () => {
     ['@every 1h/2h', '@every offset', /smaller than the interval/],
     ['0 0 30 2 *', 'day-of-month', /never occurs in month 2/],
     ['CRON_TZ=Mars/Olympus 0 0 * * *', 'time zone', /unknown time zone "Mars\/Olympus"/],
-    ['CRON_TZ=Europe/Paris @every 1h', 'time zone', /takes no time zone/],
     ['TZ=UTC', 'expression', /nothing after it/],
   ];
   for (const [expression, field, message] of cases) {

@@ -94,10 +94,8 @@ export function parseCronExpression(expression: string): CronSchedule {
     text = text.slice(zone[0].length);
     if (text === '') throw new CronExpressionError('expression', 'has a time zone and nothing after it');
   }
-  if (text.startsWith('@every')) {
-    if (zone) throw new CronExpressionError('time zone', '@every counts from the Unix epoch and takes no time zone');
-    return parseEvery(text.slice('@every'.length));
-  }
+  // @every counts from the Unix epoch: a time zone before it changes nothing (as in robfig/cron).
+  if (text.startsWith('@every')) return parseEvery(text.slice('@every'.length));
   if (text.startsWith('@')) {
     const standard = DESCRIPTORS[text.toLowerCase()];
     if (standard === undefined) {
@@ -140,24 +138,39 @@ export function nextCronTime(expression: string | CronSchedule, afterEpochMs: nu
   return next.getTime();
 }
 
+/** The names a field takes (robfig's, any case), numbered from the field's first value. */
+const NAMES: Readonly<Record<string, { readonly names: readonly string[]; readonly first: number }>> = {
+  month: { names: ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'], first: 1 },
+  'day-of-week': { names: ['SUN', 'MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT'], first: 0 },
+};
+
 /**
- * A field of robfig's dialect in croner's: `?` is `*`; `N/step` runs from N to the maximum; a
- * step wider than the field's range selects only its first value (croner refuses such steps).
+ * A field of robfig's dialect in croner's. Only robfig's grammar passes (croner's extensions `L`,
+ * `W`, `#` and `+` are refused); names become numbers; a field with `*`, `?` or `*\/1` among its
+ * items is `*` (for the day fields this decides how day-of-month and day-of-week combine, as in
+ * robfig); `N/step` runs from N to the maximum; a step wider than its range selects only its
+ * first value (croner refuses such steps).
  */
 function toCronerField(field: string, range: (typeof FIELDS)[number]): string {
+  if (!/^[A-Za-z0-9*?,/-]+$/.test(field)) throw new CronExpressionError(range.name, `invalid value ${JSON.stringify(field)}`);
+  const named = NAMES[range.name];
+  const numeric = field.replace(/[A-Za-z]+/g, (word) => {
+    const index = named ? named.names.indexOf(word.toUpperCase()) : -1;
+    if (index < 0) throw new CronExpressionError(range.name, `invalid value ${JSON.stringify(word)}`);
+    return String(index + named!.first);
+  });
+  const items = numeric.split(',');
+  if (items.some((item) => item === '*' || item === '?' || item === '*/1')) return '*';
   const max = range.name === 'day-of-week' ? 6 : range.max;
-  return field
-    .split(',')
+  return items
     .map((item) => {
-      // `*/1` is `*` (for the day fields this decides how day-of-month and day-of-week combine).
-      if (item === '?' || item === '*/1') return '*';
-      const stepped = /^(\*|\w+)(?:-(\w+))?\/(\d+)$/.exec(item);
+      const stepped = /^(\*|\d+)(?:-(\d+))?\/(\d+)$/.exec(item);
       if (!stepped) return item;
       const [, from, to, step] = stepped as unknown as [string, string, string | undefined, string];
-      const start = from === '*' ? String(range.min) : from;
-      const span = (to === undefined ? max : Number(to)) - (from === '*' ? range.min : Number(from)) + 1;
-      if (Number(step) > 0 && Number.isFinite(span) && Number(step) >= span && span > 0) return start;
-      return `${start}-${to ?? max}/${step}`;
+      const low = from === '*' ? range.min : Number(from);
+      const high = to === undefined ? max : Number(to);
+      if (Number(step) > 0 && high >= low && Number(step) > high - low) return String(low);
+      return `${low}-${high}/${step}`;
     })
     .join(',');
 }

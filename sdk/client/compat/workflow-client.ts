@@ -118,7 +118,9 @@ export class WorkflowClient {
     const workflowType = workflowTypeName(workflowTypeOrFunc);
     const { signal, signalArgs, ...start } = options;
     const signalName = typeof signal === 'string' ? signal : signal.name;
-    const handle = await this.gateway.signalWithStart(workflowType, { ...gatewayStartOptions(start), signal: signalName, signalArgs: signalArgs ?? [] });
+    const handle = await this.gateway
+      .signalWithStart(workflowType, { ...gatewayStartOptions(start), signal: signalName, signalArgs: signalArgs ?? [] })
+      .catch((error: unknown) => Promise.reject(alreadyStarted(error, options.workflowId, workflowType)));
     return compatibleHandle<T>(this.gateway, this.aroundResultWait, options.workflowId, undefined, { followRuns: options.followRuns ?? true, ...(handle.runId ? { firstExecutionRunId: handle.runId } : {}) });
   }
 

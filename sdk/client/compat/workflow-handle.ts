@@ -70,16 +70,18 @@ export function compatibleHandle<T extends Workflow>(
   runId: string | undefined,
   options: { firstExecutionRunId?: string; followRuns?: boolean } = {},
 ): WorkflowHandle<T> {
-  const pinned = runId ?? options.firstExecutionRunId;
-  const inner: GatewayHandle = gateway.getHandle(workflowId, pinned);
+  // As in Temporal: signals, queries, updates, cancel, terminate and describe go to the handle's
+  // run or, without one, the workflow's current run; result() follows the chain from its first run.
+  const inner: GatewayHandle = gateway.getHandle(workflowId, runId);
+  const chain: GatewayHandle = runId === undefined && options.firstExecutionRunId !== undefined ? gateway.getHandle(workflowId, options.firstExecutionRunId) : inner;
   const followRuns = options.followRuns ?? true;
-  const notFound = <R>(call: Promise<R>): Promise<R> => call.catch((error: unknown) => Promise.reject(translated(error, workflowId, pinned)));
+  const notFound = <R>(call: Promise<R>): Promise<R> => call.catch((error: unknown) => Promise.reject(translated(error, workflowId, runId)));
   return {
     workflowId,
     runId,
     firstExecutionRunId: options.firstExecutionRunId,
     result: () => {
-      const wait = () => resultOf<WorkflowResultType<T>>(inner, followRuns);
+      const wait = () => resultOf<WorkflowResultType<T>>(chain, followRuns);
       return notFound(aroundResultWait ? aroundResultWait(wait) : wait());
     },
     signal: (signal, ...args) => notFound(inner.signal(nameOf(signal), ...args)),
