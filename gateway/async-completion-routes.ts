@@ -2,9 +2,10 @@
  * Async activity completion (Temporal's `client.activity.*`): an activity that threw
  * `CompleteAsyncError` is completed, failed, heartbeated or reported cancelled here by whoever
  * holds its task token — or its workflow id, run id and activity id. The gateway checks that the
- * attempt is still pending and writes the result as the worker would have.
+ * attempt is still pending, writes the input as the worker would have and waits for the engine to
+ * take or refuse it; a node that does not own the run's shard forwards the call to the one that does.
  *
- *   POST /api/v1/namespaces/:namespace/activities/complete             { taskToken | workflowId, runId?, activityId; result }
+ *   POST /api/v1/namespaces/:namespace/activities/complete             { taskToken | workflowId, runId?, activityId; result? }
  *   POST /api/v1/namespaces/:namespace/activities/fail                 { …; failure: { message, type?, nonRetryable?, details? } }
  *   POST /api/v1/namespaces/:namespace/activities/heartbeat            { …; details? }
  *   POST /api/v1/namespaces/:namespace/activities/report-cancellation  { …; details? }
@@ -17,6 +18,7 @@ import type { CommandBody } from '../topics/schemas/command/index.js';
 import type { Failure } from '../topics/schemas/common/v1-records.js';
 import { assertValid, firstProblem, identifierProblem, namespaceProblem, optionalIdentifierProblem } from '../topics/validation/index.js';
 import type { Engine } from './engine.js';
+import { forwardable } from './forwarding.js';
 import { HttpError, requireString } from './http-errors.js';
 
 const API = '/api/v1/namespaces/:namespace/activities';
@@ -29,22 +31,40 @@ interface AttemptRef {
   readonly runId: string;
   readonly scheduledEventId: number;
   readonly attempt: number;
+  /** The workflow asked the activity to cancel (a heartbeat's caller learns it from the answer). */
+  readonly cancelRequested: boolean;
 }
 
-/** The async completion routes. */
-export function asyncCompletionRoutes(engine: Engine): Router {
+/** How long a call waits for the engine to take or refuse the input. */
+const ANSWER_WAIT_MS = 10_000;
+
+/** What the engine's refusal of an async completion means to the caller. */
+const REFUSALS: Readonly<Record<string, { status: number; code: string }>> = {
+  StaleActivityResult: { status: 404, code: 'ActivityNotFound' },
+  ActivityNotCancelRequested: { status: 409, code: 'ActivityNotCancelRequested' },
+};
+
+/** The async completion routes; `selfEndpoint` is this node's, for forwarding to the shard's owner. */
+export function asyncCompletionRoutes(engine: Engine, selfEndpoint: string): Router {
   const router = Router();
   const route = (action: string, body: (fields: Record<string, unknown>) => CommandBodyWithoutRef) =>
-    router.post(`${API}/${action}`, async (req, res) => {
+    router.post(`${API}/${action}`, forwardable(selfEndpoint, async (req, res) => {
       const namespace = namespaceOf(req);
       const fields = (req.body ?? {}) as Record<string, unknown>;
       const made = body(fields);
       const ref = await pendingAttempt(engine, namespace, fields);
       const command = engine.client.envelope(namespace, ref.workflowId, { ...made, scheduledEventId: ref.scheduledEventId, attempt: ref.attempt, identity: IDENTITY } as CommandBody, { runId: ref.runId });
-      await engine.client.send(command);
-      res.status(202).json({ workflowId: ref.workflowId, runId: ref.runId, scheduledEventId: ref.scheduledEventId, attempt: ref.attempt });
-    });
-  route('complete', (f) => ({ type: 'ActivityTaskCompleted', result: engine.dataConverter.toPayload(f.result ?? null) }));
+      // Waited for: an attempt that moved on since the check above (retried, timed out) is refused, not lost.
+      const reply = await engine.client.send(command, { awaitReply: true, timeoutMs: ANSWER_WAIT_MS });
+      if (!reply) throw new HttpError(504, 'REPLY_TIMEOUT', `the engine did not answer within ${ANSWER_WAIT_MS} ms; the input may still be applied`);
+      if (reply.kind === 'Error') {
+        const refusal = REFUSALS[reply.failure?.code ?? ''] ?? { status: 409, code: reply.failure?.code ?? 'Refused' };
+        throw new HttpError(refusal.status, refusal.code, reply.failure?.message ?? 'the engine refused the input');
+      }
+      res.status(202).json({ workflowId: ref.workflowId, runId: ref.runId, scheduledEventId: ref.scheduledEventId, attempt: ref.attempt, cancelRequested: ref.cancelRequested });
+    }));
+  // No `result` field completes the activity with undefined (a void activity), as a worker would.
+  route('complete', (f) => ({ type: 'ActivityTaskCompleted', result: engine.dataConverter.toPayload('result' in f ? f.result : undefined) }));
   route('fail', (f) => ({ type: 'ActivityTaskFailed', failure: failureOf(engine, f.failure), lastHeartbeatDetails: null }));
   route('heartbeat', (f) => ({ type: 'ActivityTaskHeartbeat', details: detailsOf(engine, f.details) }));
   route('report-cancellation', (f) => ({ type: 'ActivityTaskCanceled', details: detailsOf(engine, f.details) }));
@@ -83,7 +103,7 @@ async function pendingAttempt(engine: Engine, namespace: string, fields: Record<
   if (!state || state.executionInfo.status !== 'Running' || (wanted.runId !== undefined && wanted.runId !== state.executionInfo.runId)) throw notFound();
   const pending = state.pendingActivities.find((a) => a.activityId === wanted.activityId && (wanted.scheduledEventId === undefined || a.scheduledEventId === wanted.scheduledEventId));
   if (!pending || (wanted.attempt !== undefined && pending.attempt !== wanted.attempt)) throw notFound();
-  return { workflowId: wanted.workflowId, runId: state.executionInfo.runId, scheduledEventId: pending.scheduledEventId, attempt: pending.attempt };
+  return { workflowId: wanted.workflowId, runId: state.executionInfo.runId, scheduledEventId: pending.scheduledEventId, attempt: pending.attempt, cancelRequested: pending.cancelRequested };
 }
 
 function detailsOf(engine: Engine, details: unknown): Payload | null {

@@ -9,14 +9,15 @@ import { DEFAULT_QUERY_TIMEOUT_MS } from '../sdk/client/query-sender.js';
 import { assertValid, firstProblem, identifierProblem, namespaceProblem } from '../topics/validation/index.js';
 import type { Engine } from './engine.js';
 import { ShardUnavailableError } from './engine.js';
-import { errorHandler, HttpError, optionalArray, relayAnswer, requireString } from './http-errors.js';
+import { errorHandler, HttpError, optionalArray, requireString } from './http-errors.js';
 import { jsonBody } from './json-body.js';
 import { toJsonView } from './json-views.js';
 import { namespaceRoutes } from './namespace-routes.js';
 import { ingressRoutes } from './ingress-routes.js';
 import { resetRoutes } from './reset-route.js';
 import { awaitRunResult, closedRunOutcome } from './run-outcome.js';
-import { isWaitElapsed, STANDING_GRACE_MS, standingAfterWait, withinWaitAndGrace } from './long-polls.js';
+import { forwardable } from './forwarding.js';
+import { isWaitElapsed, standingAfterWait, withinWaitAndGrace } from './long-polls.js';
 
 /** How long a result wait waits once more for a run that closed as the first wait ran out (its answer is immediate). */
 const CLOSED_RUN_ANSWER_MS = 5_000;
@@ -134,7 +135,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
   });
 
   // Forwardable: an older run of a continue-as-new chain is answered from the owner's store.
-  app.get(`${API}/:workflowId/result`, forwardable(options, async (req, res) => {
+  app.get(`${API}/:workflowId/result`, forwardable(options.selfEndpoint, async (req, res) => {
     const { namespace, workflowId } = ids(req);
     const timeoutMs = req.query.timeout === undefined ? RESULT_WAIT_MS : waitOption(String(req.query.timeout), 'timeout');
     const followRuns = req.query.followRuns !== 'false' && req.query.followRuns !== '0';
@@ -157,7 +158,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
     res.json(toJsonView({ workflowId, ...answer }, engine.dataConverter));
   }, resultWaitMs));
 
-  app.get(`${API}/:workflowId`, forwardable(options, async (req, res) => {
+  app.get(`${API}/:workflowId`, forwardable(options.selfEndpoint, async (req, res) => {
     const { namespace, workflowId } = ids(req);
     const state = await engine.describe(namespace, workflowId);
     if (!state) throw new HttpError(404, 'WorkflowNotFound', `workflow ${workflowId} does not exist in namespace ${namespace}`);
@@ -173,7 +174,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
     res.json(toJsonView({ executionInfo: row, ...ended }, engine.dataConverter));
   }));
 
-  app.get(`${API}/:workflowId/history`, forwardable(options, async (req, res) => {
+  app.get(`${API}/:workflowId/history`, forwardable(options.selfEndpoint, async (req, res) => {
     const { namespace, workflowId } = ids(req);
     const state = await engine.describe(namespace, workflowId);
     if (!state) throw new HttpError(404, 'WorkflowNotFound', `workflow ${workflowId} does not exist in namespace ${namespace}`);
@@ -188,7 +189,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
   app.use(resetRoutes(engine, options.selfEndpoint));
   app.use(visibilityRoutes(engine));
   app.use(updateRoutes(engine));
-  app.use(asyncCompletionRoutes(engine));
+  app.use(asyncCompletionRoutes(engine, options.selfEndpoint));
   app.use(scheduleRoutes(engine));
   app.use(ingressRoutes(engine));
   app.use((req, _res, next) => next(new HttpError(404, 'NOT_FOUND', `no route for ${req.method} ${req.path}`)));
@@ -266,33 +267,6 @@ export function rawView(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(rawView);
   if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, rawView(v)]));
   return value;
-}
-
-/**
- * Serves a read locally, or forwards it to the shard's owner when another node has it. The whole
- * answer, forwarding included, comes within the request's own wait (`waitMsOf`, none for a plain
- * read) plus STANDING_GRACE_MS; an owner slower than that leaves the shard unavailable (503).
- */
-function forwardable(options: HttpAppOptions, handler: (req: Request, res: Response) => Promise<void>, waitMsOf: (req: Request) => number = () => 0) {
-  return async (req: Request, res: Response) => {
-    const deadline = Date.now() + waitMsOf(req) + STANDING_GRACE_MS;
-    try {
-      await handler(req, res);
-    } catch (error) {
-      const alreadyForwarded = req.headers['x-logbook-forwarded'] !== undefined;
-      if (!(error instanceof ShardUnavailableError) || !error.ownerEndpoint || error.ownerEndpoint === options.selfEndpoint || alreadyForwarded) throw error;
-      const left = deadline - Date.now();
-      if (left <= 0) throw error;
-      // An owner that cannot be reached in time (it just failed, or is moving) leaves the shard unavailable: 503, not 500.
-      const signal = AbortSignal.timeout(left);
-      const forwarded = await fetch(`${error.ownerEndpoint}${req.originalUrl}`, { headers: { 'x-logbook-forwarded': '1' }, signal }).catch(() => {
-        throw error;
-      });
-      await relayAnswer(res, forwarded).catch((failure: unknown) => {
-        throw signal.aborted ? error : failure;
-      });
-    }
-  };
 }
 
 /** The wait of `GET …/result`: its `timeout`, default 60 s (a bad value is refused by the route itself). */

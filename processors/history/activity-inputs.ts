@@ -7,7 +7,7 @@
 import type { CommandBodyOf } from '../../topics/schemas/command/index.js';
 import type { PendingActivityInfo } from '../../topics/schemas/mutable-state-snapshot/index.js';
 import { reject, type Ctx } from './context.js';
-import { answerClaim, claimIdOf, mayClaim } from './claims.js';
+import { acknowledgeActivityInput, answerClaim, claimIdOf, mayClaim } from './claims.js';
 import { claimActivity, endActivity, failAttempt } from './activity-lifecycle.js';
 import { awaitingBackoff, cancelActivityIntentOf, findActivity } from './activity-tasks.js';
 import { oversizedActivityOutput } from './payload-limits.js';
@@ -66,6 +66,7 @@ function failWith(ctx: Ctx, activity: PendingActivityInfo, failure: Failure, ide
 export function activityTaskHeartbeat(ctx: Ctx, body: CommandBodyOf<'ActivityTaskHeartbeat'>): void {
   const activity = currentAttempt(ctx, body);
   if (!activity) return;
+  acknowledgeActivityInput(ctx);
   claimIfNeeded(ctx, activity, body.identity);
   const oversized = oversizedActivityOutput(ctx, 'the heartbeat details', { details: body.details });
   if (oversized) return failWith(ctx, activity, oversized, body.identity);
@@ -78,6 +79,7 @@ export function activityTaskHeartbeat(ctx: Ctx, body: CommandBodyOf<'ActivityTas
 export function activityTaskCompleted(ctx: Ctx, body: CommandBodyOf<'ActivityTaskCompleted'>): void {
   const activity = currentAttempt(ctx, body);
   if (!activity) return;
+  acknowledgeActivityInput(ctx);
   claimIfNeeded(ctx, activity, body.identity);
   const oversized = oversizedActivityOutput(ctx, 'the activity result', { result: body.result });
   if (oversized) return failWith(ctx, activity, oversized, body.identity);
@@ -91,6 +93,7 @@ export function activityTaskCompleted(ctx: Ctx, body: CommandBodyOf<'ActivityTas
 export function activityTaskFailed(ctx: Ctx, body: CommandBodyOf<'ActivityTaskFailed'>): void {
   const activity = currentAttempt(ctx, body);
   if (!activity) return;
+  acknowledgeActivityInput(ctx);
   claimIfNeeded(ctx, activity, body.identity);
   const oversized = oversizedActivityOutput(ctx, 'the activity failure', { failure: body.failure, lastHeartbeatDetails: body.lastHeartbeatDetails });
   if (oversized) return failWith(ctx, activity, oversized, body.identity);
@@ -107,6 +110,7 @@ export function activityTaskCanceled(ctx: Ctx, body: CommandBodyOf<'ActivityTask
     return;
   }
   const latestCancelRequestedEventId = activity.cancelRequestedEventId;
+  acknowledgeActivityInput(ctx);
   claimIfNeeded(ctx, activity, body.identity);
   endActivity(ctx, activity, (startedEventId) => ({
     type: 'ActivityTaskCanceled', details: body.details, latestCancelRequestedEventId,

@@ -46,3 +46,13 @@ export function answerClaim(ctx: Ctx): void {
   if (!replyTo) return;
   ctx.replies.push({ requestId: replyTo.requestId, kind: 'Accepted', runId: ctx.state.executionInfo.runId, payload: null, failure: null, executionStatus: null });
 }
+
+/**
+ * Tells a caller that waits for it (an async completion through the gateway) that its activity
+ * input was taken. Workers do not wait for their results, so they get no reply.
+ */
+export function acknowledgeActivityInput(ctx: Ctx): void {
+  const replyTo = ctx.command?.replyTo;
+  if (!replyTo || ctx.replies.some((r) => r.requestId === replyTo.requestId)) return;
+  answerClaim(ctx);
+}

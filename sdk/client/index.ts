@@ -8,7 +8,7 @@
  * @module
  */
 export { Client, type ClientOptions } from './compat/client.js';
-export { ActivityNotFoundError, AsyncCompletionClient, type FullActivityId } from './compat/async-completion-client.js';
+export { ActivityCancelledError, ActivityNotFoundError, AsyncCompletionClient, type FullActivityId } from './compat/async-completion-client.js';
 export {
   ScheduleAlreadyRunning,
   ScheduleClient,

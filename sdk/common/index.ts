@@ -9,6 +9,7 @@ export {
   ApplicationFailure,
   CancelledFailure,
   ChildWorkflowFailure,
+  IllegalStateError,
   TerminatedFailure,
   TimeoutFailure,
   WorkflowExecutionAlreadyStartedError,

@@ -4,6 +4,7 @@ import { type Server } from 'node:http';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import {
+  ActivityCancelledError,
   ActivityFailure,
   ActivityNotFoundError,
   ApplicationFailure,
@@ -21,6 +22,7 @@ import {
   WorkflowFailedError,
   WorkflowIdConflictPolicy,
   WorkflowNotFoundError,
+  ServiceError,
   WorkflowUpdateStage,
 } from 'logbook/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker, type LogEntry } from 'logbook/worker';
@@ -252,6 +254,25 @@ export function temporalCompatibilityConformance(backend: 'kafka' | 'embedded'):
     assert.equal(await handle.result(), 'approved by ops');
     await assert.rejects(client.activity.complete(taskToken, 'again'), ActivityNotFoundError);
     await assert.rejects(client.activity.complete('not a token!', 'x'), /taskToken: not base64/);
+  });
+
+  test('async completion: complete() without a result gives undefined; reportCancellation is refused until the workflow cancels, then a heartbeat throws ActivityCancelledError and the cancellation is recorded', async () => {
+    const voidId = uniqueName('async-void');
+    const announcedVoid = nextApproval(voidId);
+    const voidHandle = await client.workflow.start(approvedAsync, { taskQueue, workflowId: voidId, args: [voidId] });
+    await client.activity.complete((await announcedVoid).taskToken);
+    assert.equal(await voidHandle.result(), undefined);
+
+    const orderId = uniqueName('async-cancel');
+    const announced = nextApproval(orderId);
+    const handle = await client.workflow.start(approvedAsync, { taskQueue, workflowId: orderId, args: [orderId] });
+    const { taskToken } = await announced;
+    await assert.rejects(client.activity.reportCancellation(taskToken), (e: unknown) => e instanceof ServiceError && e.code === 'ActivityNotCancelRequested');
+    await handle.cancel();
+    await waitFor('the cancellation to reach the activity', async () => (await client.activity.heartbeat(taskToken).then(() => undefined, (e: unknown) => (e instanceof ActivityCancelledError ? true : Promise.reject(e)))));
+    await client.activity.reportCancellation(taskToken);
+    const error = await handle.result().catch((e: unknown) => e);
+    assert.ok(error instanceof WorkflowFailedError && error.cause instanceof CancelledFailure, `got ${String(error)}: ${String((error as Error).cause)}`);
   });
 
   test('async completion by workflow id and activity id: fail() fails the activity, and the run with ActivityFailure caused by the ApplicationFailure given', async () => {

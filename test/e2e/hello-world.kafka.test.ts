@@ -4,7 +4,7 @@ import { type Server } from 'node:http';
 import { startTestEngine, type TestEngine } from '../support/test-engine.js';
 import { kafkaBrokers } from '../support/test-env.js';
 import { addressOf, serveGateway } from '../support/http-gateway.js';
-import { startNoEngineProcess } from '../support/no-engine-process.js';
+import { killNoEngineProcesses, startNoEngineProcess } from '../support/no-engine-process.js';
 
 /**
  * The README's hello-world as a user runs it: `examples/hello-world/worker.ts` and `client.ts`,
@@ -21,6 +21,7 @@ before(async () => {
   env = { LOGBOOK_KAFKA_BROKERS: kafkaBrokers().join(','), LOGBOOK_ADDRESS: addressOf(server).replace('http://', ''), LOGBOOK_PREFIX: t.engine.catalog.prefix };
 });
 after(async () => {
+  killNoEngineProcesses();
   server.close();
   await t.stop();
 });

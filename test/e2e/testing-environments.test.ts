@@ -1,7 +1,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
-import { CancelledFailure } from 'logbook/common';
+import { CancelledFailure, IllegalStateError } from 'logbook/common';
 import { activityInfo, cancellationSignal, heartbeat, sleep } from 'logbook/activity';
 import { MockActivityEnvironment, TestWorkflowEnvironment } from 'logbook/testing';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -97,6 +97,19 @@ test('a worker runs a bundle built before, from its code or from the file it was
     await rm(dir, { recursive: true, force: true });
   }
   await assert.rejects(Worker.create({ connection: env.nativeConnection, taskQueue: 'prebuilt', workflowBundle: { code: 'console.log(1)' } }), /is not a workflow bundle made by bundleWorkflowCode/);
+});
+
+test("worker states follow Temporal's: shutdown() before run() is an IllegalStateError, STOPPING at once, STOPPED once run() resolves, and a worker runs once", async () => {
+  const worker = await Worker.create({ connection: env.nativeConnection, taskQueue: 'states', workflowsPath: WORKFLOWS });
+  assert.equal(worker.getState(), 'INITIALIZED');
+  assert.throws(() => worker.shutdown(), IllegalStateError);
+  const running = worker.run();
+  assert.equal(worker.getState(), 'RUNNING');
+  worker.shutdown();
+  assert.equal(worker.getState(), 'STOPPING');
+  await running;
+  assert.equal(worker.getState(), 'STOPPED');
+  await assert.rejects(worker.run(), IllegalStateError);
 });
 
 test('MockActivityEnvironment runs an activity with the info given, emits its heartbeats, and cancel() reaches it as a CancelledFailure', async () => {

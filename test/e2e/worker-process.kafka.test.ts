@@ -8,7 +8,7 @@ import { approval, approve, approvedAsync, charge, greet, stage } from '../workf
 import { startTestEngine, type TestEngine } from '../support/test-engine.js';
 import { kafkaBrokers, uniqueName, waitFor } from '../support/test-env.js';
 import { addressOf, serveGateway } from '../support/http-gateway.js';
-import { startNoEngineProcess } from '../support/no-engine-process.js';
+import { killNoEngineProcesses, startNoEngineProcess } from '../support/no-engine-process.js';
 
 /**
  * The normal deployment: a worker in a process of its own that imports only `logbook/worker` and
@@ -33,6 +33,7 @@ before(async () => {
   workerEnv = { WORKER_BROKERS: kafkaBrokers().join(','), WORKER_GATEWAY: addressOf(server), WORKER_PREFIX: t.engine.catalog.prefix, WORKER_TASK_QUEUE: taskQueue };
 });
 after(async () => {
+  killNoEngineProcesses();
   server.close();
   await t.stop();
 });
@@ -79,7 +80,7 @@ test('NativeConnection.connect names the prefix and topic when no engine created
   await assert.rejects(NativeConnection.connect({ brokers: kafkaBrokers(), prefix }), (e: unknown) => e instanceof NativeConnectionError && e.message.includes(`topic ${prefix}.commands does not exist`));
   const connection = await NativeConnection.connect({ brokers: kafkaBrokers(), address: addressOf(server), prefix: t.engine.catalog.prefix });
   try {
-    await assert.rejects(Worker.create({ connection, taskQueue }), /a worker needs workflowsPath, activities, or both/);
+    await assert.rejects(Worker.create({ connection, taskQueue }), /a worker needs workflowsPath \(or workflowBundle\), activities, or both/);
   } finally {
     await connection.close();
   }

@@ -17,16 +17,29 @@ export interface Child {
   readonly exited: Promise<number | null>;
 }
 
+/** Every child started here, so a test that fails half-way can stop the ones still running. */
+const started = new Set<ChildProcess>();
+
+/** Kills every child started here that still runs (call it in `after`). */
+export function killNoEngineProcesses(): void {
+  for (const child of started) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  started.clear();
+}
+
 /** Starts a node process with tsx and the no-engine-code hooks in the repository's root; resolves once its output matches `ready` (at once when null). */
 export async function startNoEngineProcess(args: readonly string[], env: Record<string, string>, ready: RegExp | null): Promise<Child> {
   const child = spawn(process.execPath, ['--import', 'tsx', '--import', NO_ENGINE_CODE, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
   const output: string[] = [];
+  started.add(child);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   child.stdout!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
   if (ready) {
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`process not ready in 60 s:\n${output.join('')}`)), 60_000);
+      const timer = setTimeout(() => {
+        child.kill('SIGKILL');
+        reject(new Error(`process not ready in 60 s:\n${output.join('')}`));
+      }, 60_000);
       const check = () => ready.test(output.join('')) && (clearTimeout(timer), resolve());
       child.stdout!.on('data', check);
       void exited.then((code) => (clearTimeout(timer), reject(new Error(`process exited with ${code} before it was ready:\n${output.join('')}`))));

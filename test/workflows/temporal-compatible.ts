@@ -4,11 +4,12 @@
  * @module
  */
 import { ApplicationFailure } from 'logbook/common';
-import { condition, continueAsNew, defineQuery, defineSearchAttributeKey, defineSignal, defineUpdate, log, proxyActivities, SearchAttributeType, setHandler, upsertSearchAttributes, workflowInfo } from 'logbook/workflow';
+import { ActivityCancellationType, condition, continueAsNew, defineQuery, defineSearchAttributeKey, defineSignal, defineUpdate, log, proxyActivities, SearchAttributeType, setHandler, upsertSearchAttributes, workflowInfo } from 'logbook/workflow';
 import type * as activities from './temporal-compatible-activities.js';
 
 const { chargeCard, describeActivity } = proxyActivities<typeof activities>({ startToCloseTimeout: '10s', retry: { maximumAttempts: 1 } });
-const { awaitApproval } = proxyActivities<typeof activities>({ startToCloseTimeout: '2 minutes', retry: { maximumAttempts: 1 } });
+// A cancelled approval waits for whoever completes it to report the cancellation.
+const { awaitApproval } = proxyActivities<typeof activities>({ startToCloseTimeout: '2 minutes', retry: { maximumAttempts: 1 }, cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED });
 
 export const approve = defineSignal<[approver: string]>('approve');
 export const stage = defineQuery<string>('stage');

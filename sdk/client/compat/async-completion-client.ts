@@ -23,6 +23,14 @@ export class ActivityNotFoundError extends Error {
   }
 }
 
+/** The workflow asked the activity to cancel: a heartbeat says so (report the cancellation, or fail). */
+export class ActivityCancelledError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ActivityCancelledError';
+  }
+}
+
 /** Temporal's `AsyncCompletionClient`, over a gateway. */
 export class AsyncCompletionClient {
   private readonly base: string;
@@ -32,12 +40,12 @@ export class AsyncCompletionClient {
   }
 
   /** Completes the activity with `result`. @throws ActivityNotFoundError */
-  complete(activity: Uint8Array | string | FullActivityId, result?: unknown): Promise<void> {
-    return this.call('complete', activity, { result: result ?? null });
+  async complete(activity: Uint8Array | string | FullActivityId, result?: unknown): Promise<void> {
+    await this.call('complete', activity, result === undefined ? {} : { result });
   }
 
   /** Fails the activity's attempt with `error` (retried per its policy unless non-retryable). @throws ActivityNotFoundError */
-  fail(activity: Uint8Array | string | FullActivityId, error: unknown): Promise<void> {
+  async fail(activity: Uint8Array | string | FullActivityId, error: unknown): Promise<void> {
     const e = error as { message?: unknown; type?: unknown; name?: unknown; nonRetryable?: unknown; details?: unknown };
     const failure = {
       message: error instanceof Error ? error.message : String(e?.message ?? error),
@@ -45,23 +53,30 @@ export class AsyncCompletionClient {
       nonRetryable: e?.nonRetryable === true,
       ...(Array.isArray(e?.details) ? { details: e.details } : {}),
     };
-    return this.call('fail', activity, { failure });
+    await this.call('fail', activity, { failure });
   }
 
-  /** Records the activity as cancelled (after its workflow asked for that). @throws ActivityNotFoundError */
-  reportCancellation(activity: Uint8Array | string | FullActivityId, details?: unknown): Promise<void> {
-    return this.call('report-cancellation', activity, details === undefined ? {} : { details });
+  /**
+   * Records the activity as cancelled (after its workflow asked for that).
+   * @throws ActivityNotFoundError; WorkflowClientError 409 `ActivityNotCancelRequested` when no cancellation was asked for
+   */
+  async reportCancellation(activity: Uint8Array | string | FullActivityId, details?: unknown): Promise<void> {
+    await this.call('report-cancellation', activity, details === undefined ? {} : { details });
   }
 
-  /** Records a heartbeat with `details` (the next attempt reads them if this one fails). @throws ActivityNotFoundError */
-  heartbeat(activity: Uint8Array | string | FullActivityId, details?: unknown): Promise<void> {
-    return this.call('heartbeat', activity, details === undefined ? {} : { details });
+  /**
+   * Records a heartbeat with `details` (the next attempt reads them if this one fails).
+   * @throws ActivityNotFoundError; ActivityCancelledError once the workflow asked the activity to cancel
+   */
+  async heartbeat(activity: Uint8Array | string | FullActivityId, details?: unknown): Promise<void> {
+    const answer = await this.call('heartbeat', activity, details === undefined ? {} : { details });
+    if (answer.cancelRequested) throw new ActivityCancelledError('the workflow asked the activity to cancel; report the cancellation (client.activity.reportCancellation) or complete it');
   }
 
-  private async call(action: string, activity: Uint8Array | string | FullActivityId, body: Record<string, unknown>): Promise<void> {
+  private async call(action: string, activity: Uint8Array | string | FullActivityId, body: Record<string, unknown>): Promise<{ cancelRequested?: boolean }> {
     const named = activity instanceof Uint8Array ? { taskToken: Buffer.from(activity).toString('base64') } : typeof activity === 'string' ? { taskToken: activity } : { ...activity };
     try {
-      await gatewayCall('POST', `${this.base}/${action}`, { ...named, ...body });
+      return await gatewayCall<{ cancelRequested?: boolean }>('POST', `${this.base}/${action}`, { ...named, ...body });
     } catch (error) {
       if (error instanceof WorkflowClientError && error.code === 'ActivityNotFound') throw new ActivityNotFoundError(error.message);
       throw error;

@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { bundleWorkflowCode as bundleCode, workflowBundleFromCode, type WorkflowBundle } from '../../workflow/bundle.js';
 import { durationToMs, type Duration } from '../../workflow/duration.js';
+import { IllegalStateError } from '../../workflow/errors.js';
 import type { ActivityFunction } from '../activity-worker.js';
 import { Worker as LogbookWorker } from '../worker.js';
 import { NativeConnection } from './native-connection.js';
@@ -37,8 +38,24 @@ export interface WorkerOptions {
 /** Where a worker stands (Temporal's `State`). */
 export type State = 'INITIALIZED' | 'RUNNING' | 'STOPPING' | 'STOPPED' | 'FAILED';
 
-/** The signals that shut a running worker down, as Temporal's runtime defaults. */
+/** The signals that shut the running workers down, as Temporal's runtime defaults. */
 const SHUTDOWN_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM'];
+
+/** The process's running workers; one listener per signal serves them all. */
+const runningWorkers = new Set<Worker>();
+const shutDownAll = (): void => {
+  for (const worker of runningWorkers) worker.shutdown();
+};
+
+function register(worker: Worker): void {
+  if (runningWorkers.size === 0) for (const signal of SHUTDOWN_SIGNALS) process.on(signal, shutDownAll);
+  runningWorkers.add(worker);
+}
+
+function unregister(worker: Worker): void {
+  if (!runningWorkers.delete(worker) || runningWorkers.size > 0) return;
+  for (const signal of SHUTDOWN_SIGNALS) process.off(signal, shutDownAll);
+}
 
 /** A prebuilt bundle given as Temporal's `workflowBundle` option. */
 async function bundleOf(given: { readonly code: string } | { readonly codePath: string }): Promise<WorkflowBundle> {
@@ -107,14 +124,12 @@ export class Worker {
    * @throws the start's error (a workflow bundle that does not build, a topic that cannot be read); the state is then FAILED
    */
   async run(): Promise<void> {
-    if (this.state !== 'INITIALIZED') throw new Error(`a worker runs once; this one is ${this.state}`);
+    if (this.state !== 'INITIALIZED') throw new IllegalStateError(`a worker runs once; this one is ${this.state}`);
     this.state = 'RUNNING';
-    const onSignal = () => this.shutdown();
-    for (const signal of SHUTDOWN_SIGNALS) process.once(signal, onSignal);
+    register(this);
     try {
       await this.inner.start();
       await this.stopping;
-      this.state = 'STOPPING';
       await this.inner.stop(this.graceMs);
       this.state = 'STOPPED';
     } catch (error) {
@@ -122,7 +137,7 @@ export class Worker {
       await this.inner.stop(0).catch(() => undefined);
       throw error;
     } finally {
-      for (const signal of SHUTDOWN_SIGNALS) process.off(signal, onSignal);
+      unregister(this);
       if (this.ownsConnection) await this.connection.close().catch(() => undefined);
     }
   }
@@ -143,8 +158,15 @@ export class Worker {
     }
   }
 
-  /** Asks a running worker to stop; {@link run} resolves once it has. */
+  /**
+   * Asks a running worker to stop; {@link run} resolves once it has. A worker already stopping or
+   * stopped is left as it is.
+   * @throws IllegalStateError for a worker that was never run
+   */
   shutdown(): void {
+    if (this.state === 'INITIALIZED') throw new IllegalStateError('shutdown() of a worker that is not running: call run() first');
+    if (this.state !== 'RUNNING') return;
+    this.state = 'STOPPING';
     this.stopRequested();
   }
 }

@@ -1,0 +1,39 @@
+/**
+ * Reads served by the node that owns a workflow's shard: a route that needs the shard's store asks
+ * the owner when this node does not hold the shard, and relays its answer.
+ * @module
+ */
+import type { Request, Response } from 'express';
+import { ShardUnavailableError } from './engine.js';
+import { relayAnswer } from './http-errors.js';
+import { STANDING_GRACE_MS } from './long-polls.js';
+
+/**
+ * Serves a read locally, or forwards it to the shard's owner when another node has it. The whole
+ * answer, forwarding included, comes within the request's own wait (`waitMsOf`, none for a plain
+ * read) plus STANDING_GRACE_MS; an owner slower than that leaves the shard unavailable (503).
+ */
+export function forwardable(selfEndpoint: string, handler: (req: Request, res: Response) => Promise<void>, waitMsOf: (req: Request) => number = () => 0) {
+  return async (req: Request, res: Response) => {
+    const deadline = Date.now() + waitMsOf(req) + STANDING_GRACE_MS;
+    try {
+      await handler(req, res);
+    } catch (error) {
+      const alreadyForwarded = req.headers['x-logbook-forwarded'] !== undefined;
+      if (!(error instanceof ShardUnavailableError) || !error.ownerEndpoint || error.ownerEndpoint === selfEndpoint || alreadyForwarded) throw error;
+      const left = deadline - Date.now();
+      if (left <= 0) throw error;
+      // An owner that cannot be reached in time (it just failed, or is moving) leaves the shard unavailable: 503, not 500.
+      const signal = AbortSignal.timeout(left);
+      const body = req.method === 'GET' || req.method === 'HEAD' ? undefined : JSON.stringify(req.body ?? {});
+      const headers = { 'x-logbook-forwarded': '1', ...(body === undefined ? {} : { 'content-type': 'application/json' }) };
+      const forwarded = await fetch(`${error.ownerEndpoint}${req.originalUrl}`, { method: req.method, headers, ...(body === undefined ? {} : { body }), signal }).catch(() => {
+        throw error;
+      });
+      await relayAnswer(res, forwarded).catch((failure: unknown) => {
+        throw signal.aborted ? error : failure;
+      });
+    }
+  };
+}
+
