@@ -53,3 +53,12 @@ export function jitterOf(scheduleId: string, nominalMs: number, jitterMs: number
   }
   return hash % jitterMs;
 }
+
+/**
+ * True when the spec's times depend on time-zone rules (a cron expression with a zone other than
+ * UTC): those rules come with the runtime and change with it, so the scheduler records such
+ * times instead of computing them again on replay.
+ */
+export function dependsOnTimeZoneRules(spec: ScheduleSpec): boolean {
+  return spec.cronExpressions.some((e) => /^\s*(?:CRON_TZ|TZ)=/i.test(e) && !/^\s*(?:CRON_TZ|TZ)=(?:UTC|Etc\/UTC)\s/i.test(e));
+}

@@ -9,9 +9,9 @@
  * modules.
  * @module
  */
-import { condition, continueAsNew, defineQuery, defineSignal, proxyActivities, setHandler, workflowInfo } from '../workflow/index.js';
-import { isScheduleDefinition, OVERLAP_POLICIES, type OverlapPolicy, type ScheduleDefinition, type ScheduleState } from './schedule-definition.js';
-import { actionTimesBetween, jitterOf, nextActionTime } from './schedule-times.js';
+import { condition, continueAsNew, defineQuery, defineSignal, proxyActivities, setHandler, sideEffect, workflowInfo } from '../workflow/index.js';
+import { isScheduleDefinition, OVERLAP_POLICIES, type OverlapPolicy, type ScheduleDefinition, type ScheduleSpec, type ScheduleState } from './schedule-definition.js';
+import { actionTimesBetween, dependsOnTimeZoneRules, jitterOf, nextActionTime } from './schedule-times.js';
 import {
   SCHEDULER_DESCRIBE_QUERY,
   SchedulerSignal,
@@ -94,6 +94,15 @@ const watches = proxyActivities<SchedulerActivities>({
 });
 
 /** Runs a schedule until it is deleted. */
+/**
+ * Times of a spec whose time-zone rules come with the runtime (`dependsOnTimeZoneRules`) are
+ * recorded as side effects, so a replay on a runtime with other rules takes the times the run
+ * took; UTC-only specs compute them afresh and add nothing to history.
+ */
+function timesOf<T>(spec: ScheduleSpec, compute: () => T): T {
+  return dependsOnTimeZoneRules(spec) ? sideEffect(compute) : compute();
+}
+
 export async function logbookScheduler(input: SchedulerInput): Promise<string> {
   const { scheduleId } = input;
   const namespace = workflowInfo().namespace;
@@ -130,7 +139,8 @@ export async function logbookScheduler(input: SchedulerInput): Promise<string> {
     if (!Array.isArray(requests) || !requests.every(isBackfillRequest)) return ignored('backfill', requests);
     for (const request of requests) {
       const room = MAX_BUFFERED - carry.buffer.length;
-      for (const nominalMs of actionTimesBetween(schedule.spec, request.startAtMs - 1, request.endAtMs, room)) enqueue({ nominalMs, overlap: request.overlap ?? schedule.policies.overlap });
+      const times = timesOf(schedule.spec, () => actionTimesBetween(schedule.spec, request.startAtMs - 1, request.endAtMs, room));
+      for (const nominalMs of times) enqueue({ nominalMs, overlap: request.overlap ?? schedule.policies.overlap });
     }
     changes++;
   });
@@ -151,9 +161,9 @@ export async function logbookScheduler(input: SchedulerInput): Promise<string> {
   /** Moves the actions due by `now` into the buffer. */
   const takeDueActions = (now: number) => {
     if (schedule.state.paused) return;
-    for (let n = 0; n < MAX_DUE_PER_WAKE; n++) {
-      const nominalMs = nextActionTime(schedule.spec, carry.lastProcessedMs);
-      if (nominalMs === null || nominalMs + jitterOf(scheduleId, nominalMs, schedule.spec.jitterMs) > now) return;
+    const from = carry.lastProcessedMs;
+    for (const nominalMs of timesOf(schedule.spec, () => actionTimesBetween(schedule.spec, from, now, MAX_DUE_PER_WAKE))) {
+      if (nominalMs + jitterOf(scheduleId, nominalMs, schedule.spec.jitterMs) > now) return;
       carry.lastProcessedMs = nominalMs;
       if (now - nominalMs > schedule.policies.catchupWindowMs) {
         carry.missedCatchupWindow++;
@@ -236,7 +246,8 @@ export async function logbookScheduler(input: SchedulerInput): Promise<string> {
   const nextWakeMs = (): number | null => {
     const times: number[] = [];
     if (!schedule.state.paused && schedule.state.remainingActions !== 0) {
-      const nominalMs = nextActionTime(schedule.spec, carry.lastProcessedMs);
+      const after = carry.lastProcessedMs;
+      const nominalMs = timesOf(schedule.spec, () => nextActionTime(schedule.spec, after));
       if (nominalMs !== null) times.push(nominalMs + jitterOf(scheduleId, nominalMs, schedule.spec.jitterMs));
     }
     if (carry.buffer.length > 0 && !watching) times.push(Date.now() + RETRY_BUFFER_MS);

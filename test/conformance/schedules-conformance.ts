@@ -243,6 +243,19 @@ export function schedulesConformance(backend: 'kafka' | 'embedded'): void {
     assert.ok(Date.parse(second!.scheduleTime) > Date.parse(first!.scheduleTime));
   });
 
+  test('a schedule in a time zone records its action times as side effects, so its history replays whatever time-zone rules the replaying runtime has', async () => {
+    const handle = await create('zoned', { spec: { cronExpressions: ['*/1 * * * * *'], timeZone: 'Asia/Tokyo' } });
+    await describedWhen(handle, 'two actions', (d) => d.info.numActions >= 2);
+    await handle.delete();
+    const scheduler = workflows.getHandle(schedulerWorkflowId(handle.scheduleId));
+    const outcome = await scheduler.result('30s');
+    const history = await t.engine.history('default', schedulerWorkflowId(handle.scheduleId), outcome.runId);
+    const markers = history.filter((e) => e.attributes.type === 'MarkerRecorded');
+    assert.ok(markers.length >= 2, `side effect markers recorded (${markers.length})`);
+    const replayed = replayHistory(await bundleWorkflowCode({ workflowsPath: SCHEDULER_WORKFLOWS }), history);
+    assert.ok(replayed.ok, replayed.ok ? '' : replayed.error.message);
+  });
+
   test('the scheduler continues as new and carries its counters and recent actions to the next run', async () => {
     const scheduleId = uniqueName('handover');
     const schedule = scheduleDefinitionOf({ spec: { intervals: [{ every: '1s' }] }, action: { workflowType: 'scheduledTask', taskQueue: queue, args: ['handover', false] } }, scheduleId);
