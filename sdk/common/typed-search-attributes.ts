@@ -99,6 +99,11 @@ export class TypedSearchAttributes {
     return [...this.pairs.values()];
   }
 
+  /** The pairs, as JSON shows them (a workflow may return or log its attributes). */
+  toJSON(): SearchAttributePair[] {
+    return this.getAll();
+  }
+
   /** A copy with `pairs` applied (a `null` value removes). */
   updateCopy(pairs: readonly SearchAttributePair[]): TypedSearchAttributes {
     const next = new Map(this.pairs);

@@ -87,7 +87,7 @@ test('a cancel request cancels the pending timer, runs non-cancellable compensat
   run.dispose();
 });
 
-test('workflowInfo describes the run (memo decoded) and upsertSearchAttributes issues its command', async () => {
+test('workflowInfo describes the run (memo decoded) and upsertSearchAttributes issues its command, whose attributes workflowInfo then shows', async () => {
   const h = new HistoryBuilder({ workflowType: 'info', workflowId: 'info-7', attempt: 2, memo: { customer: 'c-1', tags: ['eu'] } }).start();
   const [upsert, complete] = commandsOf(await fullReplay(h));
   assert.deepEqual(upsert, { type: 'UpsertWorkflowSearchAttributes', searchAttributes: { CustomerTier: { type: 'Keyword', value: 'gold' } } });
@@ -97,6 +97,8 @@ test('workflowInfo describes the run (memo decoded) and upsertSearchAttributes i
     workflowId: 'info-7', runId: h.identity.runId, workflowType: 'info', taskQueue: 'test', namespace: 'default', attempt: 2,
     startTime: new Date(h.events[0]!.eventTime).toISOString(), firstExecutionRunId: h.identity.runId,
     historyLength: 3, historySize: 0, continueAsNewSuggested: false, memo: { customer: 'c-1', tags: ['eu'] },
+    // The run's own upsert shows at once, untyped and typed.
+    searchAttributes: { CustomerTier: ['gold'] }, typedSearchAttributes: [{ key: { name: 'CustomerTier', type: 'KEYWORD' }, value: 'gold' }],
   });
 });
 
