@@ -53,14 +53,24 @@ export class NativeConnection {
   /**
    * Connects to the deployment's Kafka cluster and checks it is one: the brokers answer and the
    * prefix's command topic exists (its partitions are the deployment's shards).
-   * @throws KafkaConnectionError when the brokers cannot be used (nothing listening, security that does not fit)
-   * @throws NativeConnectionError when no engine created the prefix's topics
+   * @throws NativeConnectionError when the brokers cannot be used (nothing listening, security that
+   *   does not fit; the message says why and what a worker process needs) or no engine created the
+   *   prefix's topics
    */
   static async connect(options: NativeConnectionOptions = {}): Promise<NativeConnection> {
     const brokers = options.brokers ?? (process.env.LOGBOOK_KAFKA_BROKERS ?? '127.0.0.1:9092').split(',').map((b) => b.trim()).filter(Boolean);
     const prefix = options.prefix ?? 'logbook';
     const location = { kind: 'kafka' as const, brokers, clientId: defaultClientId('worker'), ...(options.security ? { security: options.security } : {}) };
-    await checkLogLocation(location);
+    try {
+      await checkLogLocation(location);
+    } catch (error) {
+      // Temporal users start a dev server and a worker next to it: say what a worker process needs here.
+      throw new NativeConnectionError(
+        `${(error as Error).message}\nA worker process reaches the engine through the deployment's Kafka brokers (brokers, or LOGBOOK_KAFKA_BROKERS). ` +
+          'A dev server on its embedded backend (npm start without --kafka) runs its workers in its own process: start it with --kafka <brokers> to run workers of your own.',
+        { cause: error },
+      );
+    }
     const log = await openLog(location);
     try {
       const commands = `${prefix}.commands`;
