@@ -9,7 +9,9 @@ test('a workflow module is bundled with the runtime and its exported functions b
   const bundle = await bundleWorkflowCode({ workflowsPath: testWorkflows('workflows.ts') });
   assert.ok(bundle.workflowTypes.includes('sequential'));
   assert.ok(!bundle.workflowTypes.includes('approve'), 'a signal definition is not a workflow');
-  assert.doesNotMatch(bundle.code, /require\(|from "node:/, 'no Node module reaches the bundle');
+  // esbuild wraps a CommonJS dependency (the ms library) in a `__require()` of its own; a module
+  // loaded at run time would be a require of a name.
+  assert.doesNotMatch(bundle.code, /require\(\s*["'`]|from "node:/, 'no Node module reaches the bundle');
 });
 
 test('workflow code importing a Node module fails to bundle with an error naming the import and the line', async () => {

@@ -7,7 +7,14 @@ import { failureInfoFromError, errorFromFailureInfo } from './failure-info.js';
 import { sleep, uuid4, workflowInfo } from './index.js';
 import { createPrng, uuid4From } from './prng.js';
 
-test('durations accept milliseconds and unit strings, rounding fractions up', () => {
+test('durations accept milliseconds and the unit strings Temporal accepts (the ms library), rounding fractions up', () => {
+  assert.equal(durationToMs('1 minute', 'x'), 60_000);
+  assert.equal(durationToMs('2w', 'x'), 1_209_600_000);
+  assert.equal(durationToMs('1y', 'x'), 31_557_600_000);
+  assert.equal(durationToMs(' 30 seconds ', 'x'), 30_000);
+  assert.throws(() => durationToMs('-1h', 'sleep'), /sleep: invalid duration "-1h"/);
+  assert.throws(() => durationToMs('', 'sleep'), /sleep: invalid duration ""/);
+  assert.throws(() => durationToMs(`${'9'.repeat(120)}ms`, 'sleep'), /sleep: invalid duration/);
   assert.equal(durationToMs(1500, 'x'), 1500);
   assert.equal(durationToMs('10s', 'x'), 10_000);
   assert.equal(durationToMs('2m', 'x'), 120_000);
