@@ -6,9 +6,11 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startNoEngineProcess } from '../support/no-engine-process.js';
 import { waitFor } from '../support/test-env.js';
 
 const CLI = fileURLToPath(new URL('../../gateway/cli.ts', import.meta.url));
+const CLIENT = 'examples/order/client.ts';
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -18,7 +20,7 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-test("the README's run command starts the dev server, and its curl lines start an order, query it, signal it and show its history", async () => {
+test("the README's run command starts the dev server, and its curl lines and its TypeScript client start an order, query it, signal it and show its history", async () => {
   const port = await freePort();
   const data = await mkdtemp(join(tmpdir(), 'logbook-dev-'));
   // The README's command runs on the embedded log: the broker of the test run must not leak in
@@ -51,6 +53,10 @@ test("the README's run command starts the dev server, and its curl lines start a
     assert.equal(bad.status, 400);
     assert.match(((await bad.json()) as { message: string }).message, /workflowType/);
     assert.match(await (await fetch(`http://127.0.0.1:${port}/metrics`)).text(), /logbook_workflow_completions_total\{workflow_type="order",status="Completed"\} 1/);
+    // The README's TypeScript client, a process of its own with no engine code in it.
+    const client = await startNoEngineProcess([CLIENT], { LOGBOOK_ADDRESS: `127.0.0.1:${port}` }, null);
+    assert.equal(await client.exited, 0, client.output.join(''));
+    assert.match(client.output.join(''), /^started order-ts-\d+\nstage: waiting for the seller\nresult: shipped, shipment \S+\n$/);
   } finally {
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));

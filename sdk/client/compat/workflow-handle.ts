@@ -8,6 +8,9 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { WorkflowClientError } from '../gateway-call.js';
 import type { WorkflowClient as GatewayWorkflowClient, WorkflowHandle as GatewayHandle, WorkflowOutcome } from '../workflow-client.js';
 import type { UpdateOptions, WorkflowUpdateHandle } from '../workflow-updates.js';
+import type { QueryDefinition } from '../../workflow/queries.js';
+import type { SignalDefinition } from '../../workflow/signals.js';
+import type { UpdateDefinition } from '../../workflow/updates.js';
 import { executionInfoOf, type WorkflowExecutionDescription } from './workflow-descriptions.js';
 import { closedRunError, WorkflowNotFoundError, type FailureJson } from './workflow-errors.js';
 
@@ -45,11 +48,16 @@ export interface WorkflowHandle<T extends Workflow = Workflow> {
    * @throws WorkflowNotFoundError
    */
   result(): Promise<WorkflowResultType<T>>;
-  signal(signal: Named, ...args: unknown[]): Promise<void>;
-  query<R = unknown>(query: Named, ...args: unknown[]): Promise<R>;
-  executeUpdate<R = unknown>(update: Named, options?: { args?: unknown[]; updateId?: string }): Promise<R>;
+  /** Signals the run; with a definition (`defineSignal`) the arguments are type-checked. */
+  signal<Args extends unknown[] = unknown[]>(signal: SignalDefinition<Args> | string, ...args: Args): Promise<void>;
+  /** Asks a query handler; with a definition (`defineQuery`) the result and arguments are typed. */
+  query<R = unknown, Args extends unknown[] = unknown[]>(query: QueryDefinition<R, Args> | string, ...args: Args): Promise<R>;
+  executeUpdate<R = unknown, Args extends unknown[] = unknown[]>(update: UpdateDefinition<R, Args> | string, options?: { args?: Args; updateId?: string }): Promise<R>;
   /** Sends an update and returns once the workflow accepted it (`waitForStage: WorkflowUpdateStage.ACCEPTED`). */
-  startUpdate<R = unknown>(update: Named, options: { args?: unknown[]; updateId?: string; waitForStage: typeof WorkflowUpdateStage.ACCEPTED }): Promise<WorkflowUpdateHandle<R>>;
+  startUpdate<R = unknown, Args extends unknown[] = unknown[]>(
+    update: UpdateDefinition<R, Args> | string,
+    options: { args?: Args; updateId?: string; waitForStage: typeof WorkflowUpdateStage.ACCEPTED },
+  ): Promise<WorkflowUpdateHandle<R>>;
   getUpdateHandle<R = unknown>(updateId: string): WorkflowUpdateHandle<R>;
   /** Asks the run to cancel (workflow code sees a `CancelledFailure` where it waits). */
   cancel(): Promise<void>;
