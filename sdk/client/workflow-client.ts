@@ -124,6 +124,10 @@ export interface WorkflowExecutionPage {
 export class WorkflowClient {
   private readonly base: string;
   private readonly namespaceBase: string;
+  /** The namespace's workflows in the gateway's API (`…/namespaces/{ns}/workflows`). */
+  get workflowsUrl(): string {
+    return this.base;
+  }
   private readonly queryTimeout: string | number | undefined;
   private readonly namespace: string;
   private readonly longPollMs: number;

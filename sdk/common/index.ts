@@ -9,6 +9,7 @@ export {
   ApplicationFailure,
   CancelledFailure,
   ChildWorkflowFailure,
+  DeterminismViolationError,
   IllegalStateError,
   TerminatedFailure,
   TimeoutFailure,

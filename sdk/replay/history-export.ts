@@ -1,7 +1,8 @@
 /**
  * Reads an exported history back into `HistoryEvent`s: the gateway's lossless export
- * (`GET …/workflows/{id}/history?raw=1`, `{ events }` with bytes as `{ $b64 }`), or the events as
- * `JSON.stringify` writes them (bytes as `{ type: 'Buffer', data }`), as an object or a bare array.
+ * (`GET …/workflows/{id}/history?raw=1`, `{ events }` with bytes as `{ $b64 }`), the events as
+ * `JSON.stringify` writes them (bytes as `{ type: 'Buffer', data }`), or events read back already,
+ * as an object or a bare array.
  * @module
  */
 import type { HistoryEvent } from '../../topics/schemas/history-event/index.js';
@@ -31,6 +32,9 @@ export function historyFromExport(exported: unknown): HistoryEvent[] {
 }
 
 function restoreBytes(value: unknown): unknown {
+  // Events read back already (bytes restored) pass as they are.
+  if (Buffer.isBuffer(value)) return value;
+  if (value instanceof Uint8Array) return Buffer.from(value);
   if (Array.isArray(value)) return value.map(restoreBytes);
   if (value === null || typeof value !== 'object') return value;
   const entries = Object.entries(value);

@@ -8,6 +8,7 @@ import {
   ActivityFailure,
   ActivityNotFoundError,
   ApplicationFailure,
+  DeterminismViolationError,
   ScheduleAlreadyRunning,
   ScheduleNotFoundError,
   ScheduleOverlapPolicy,
@@ -41,6 +42,7 @@ import { addressOf, serveGateway } from '../support/http-gateway.js';
  */
 
 const WORKFLOWS = fileURLToPath(new URL('../workflows/temporal-compatible.ts', import.meta.url));
+const CHANGED_WORKFLOWS = fileURLToPath(new URL('../workflows/temporal-compatible-changed.ts', import.meta.url));
 
 /** Registers the Temporal-compatibility tests for one backend. */
 export function temporalCompatibilityConformance(backend: 'kafka' | 'embedded'): void {
@@ -103,7 +105,7 @@ export function temporalCompatibilityConformance(backend: 'kafka' | 'embedded'):
     assert.ok(closed.closeTime instanceof Date);
     assert.ok(closed.historyLength > 5);
     const { events } = await handle.fetchHistory();
-    assert.equal((events[0] as { attributes: { type: string } }).attributes.type, 'WorkflowExecutionStarted');
+    assert.equal(events[0]?.attributes.type, 'WorkflowExecutionStarted');
   });
 
   test('a run that fails with an ApplicationFailure throws WorkflowFailedError whose cause keeps its type, details and non-retryable flag', async () => {
@@ -352,6 +354,15 @@ export function temporalCompatibilityConformance(backend: 'kafka' | 'embedded'):
     assert.equal(result, 'charged amex');
     const topics = await t.engine.log.admin.listTopics();
     assert.ok(topics.includes(t.engine.catalog.taskTopics('default', slashed).workflow), 'the queue has its own workflow task topic');
+  });
+
+  test('Worker.runReplayHistory replays a fetched history with the code that made it, and throws DeterminismViolationError for code that takes another path', async () => {
+    const handle = await client.workflow.start(charge, { taskQueue, workflowId: uniqueName('replayed'), args: ['visa'] });
+    assert.equal(await handle.result(), 'charged visa');
+    const history = await handle.fetchHistory();
+    assert.equal(history.events[0]?.attributes.type, 'WorkflowExecutionStarted');
+    await Worker.runReplayHistory({ workflowsPath: WORKFLOWS }, history);
+    await assert.rejects(Worker.runReplayHistory({ workflowsPath: CHANGED_WORKFLOWS }, history), (e: unknown) => e instanceof DeterminismViolationError && /does not replay/.test(e.message));
   });
 
   test('a handle on an unknown workflow throws WorkflowNotFoundError; a gateway that is not there is a ConnectionError naming the address', async () => {

@@ -5,7 +5,9 @@
  * @module
  */
 import { setTimeout as delay } from 'node:timers/promises';
-import { WorkflowClientError } from '../gateway-call.js';
+import { gatewayCall, WorkflowClientError } from '../gateway-call.js';
+import type { HistoryEvent } from '../../../topics/schemas/history-event/index.js';
+import { historyFromExport } from '../../replay/history-export.js';
 import type { WorkflowClient as GatewayWorkflowClient, WorkflowHandle as GatewayHandle, WorkflowOutcome } from '../workflow-client.js';
 import type { UpdateOptions, WorkflowUpdateHandle } from '../workflow-updates.js';
 import type { QueryDefinition } from '../../workflow/queries.js';
@@ -63,8 +65,11 @@ export interface WorkflowHandle<T extends Workflow = Workflow> {
   cancel(): Promise<void>;
   terminate(reason?: string): Promise<void>;
   describe(): Promise<WorkflowExecutionDescription>;
-  /** The run's events in order (Logbook's event shapes: `eventId`, `eventTime`, `attributes.type`). */
-  fetchHistory(): Promise<{ events: unknown[] }>;
+  /**
+   * The run's events in order, with their payloads as bytes (Logbook's event shapes: `eventId`,
+   * `eventTime`, `attributes.type`), as `Worker.runReplayHistory` takes them.
+   */
+  fetchHistory(): Promise<{ events: HistoryEvent[] }>;
 }
 
 /** Wraps each wait of `result()` (see `ClientOptions.aroundResultWait`). */
@@ -109,7 +114,7 @@ export function compatibleHandle<T extends Workflow>(
       const described = (await notFound(inner.describe())) as { executionInfo: Parameters<typeof executionInfoOf>[0]; memo?: unknown; searchAttributes?: Parameters<typeof executionInfoOf>[1]['searchAttributes'] };
       return executionInfoOf(described.executionInfo, { memo: described.memo, searchAttributes: described.searchAttributes }, described);
     },
-    fetchHistory: async () => ({ events: await notFound(inner.fetchHistory()) }),
+    fetchHistory: async () => ({ events: await notFound(rawHistory(gateway, workflowId, runId)) }),
   };
 }
 
@@ -145,4 +150,10 @@ export function translated(error: unknown, workflowId: string, runId: string | u
     return new WorkflowNotFoundError(error.message, workflowId, runId);
   }
   return error;
+}
+
+/** The run's history in the lossless form (`?raw=1`), bytes restored. */
+async function rawHistory(gateway: GatewayWorkflowClient, workflowId: string, runId: string | undefined): Promise<HistoryEvent[]> {
+  const exported = await gatewayCall<{ events: unknown[] }>('GET', `${gateway.workflowsUrl}/${encodeURIComponent(workflowId)}/history?raw=1${runId ? `&runId=${encodeURIComponent(runId)}` : ''}`);
+  return historyFromExport(exported);
 }

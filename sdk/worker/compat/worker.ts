@@ -6,7 +6,10 @@
 import { readFile } from 'node:fs/promises';
 import { bundleWorkflowCode as bundleCode, workflowBundleFromCode, type WorkflowBundle } from '../../workflow/bundle.js';
 import { durationToMs, type Duration } from '../../workflow/duration.js';
-import { IllegalStateError } from '../../workflow/errors.js';
+import { DeterminismViolationError, IllegalStateError } from '../../workflow/errors.js';
+import { NonDeterminismError } from '../../replay/errors.js';
+import { historyFromExport } from '../../replay/history-export.js';
+import { replayHistories } from '../../replay/replayer.js';
 import type { ActivityFunction } from '../activity-worker.js';
 import { Worker as LogbookWorker } from '../worker.js';
 import { NativeConnection } from './native-connection.js';
@@ -72,8 +75,26 @@ export async function bundleWorkflowCode(options: { readonly workflowsPath: stri
   return { code: (await bundleCode(options)).code };
 }
 
+/** A history to replay: `{ events }` as `handle.fetchHistory()` gives it, a raw export (`GET …/history?raw=1`), or the events. */
+export type ReplayableHistory = { readonly events: readonly unknown[] } | readonly unknown[];
+
 /** A worker for one task queue: workflows, activities or both. */
 export class Worker {
+  /**
+   * Replays one run's history with the given workflow code (Temporal's `Worker.runReplayHistory`),
+   * to check that a code change keeps recorded runs deterministic.
+   * @throws DeterminismViolationError naming the mismatch when the code would take another path;
+   *   the replay's own error for a history the code cannot run at all (an unknown workflow type, a deadlock)
+   */
+  static async runReplayHistory(options: { workflowsPath: string } | { workflowBundle: { readonly code: string } | { readonly codePath: string } }, history: ReplayableHistory): Promise<void> {
+    const bundle = 'workflowsPath' in options ? await bundleCode({ workflowsPath: options.workflowsPath }) : await bundleOf(options.workflowBundle);
+    const [result] = await replayHistories(bundle, [historyFromExport(history)]);
+    if (!result || result.ok) return;
+    const error = result.error!;
+    if (error instanceof NonDeterminismError) throw new DeterminismViolationError(`${result.workflowType} ${result.workflowId} (run ${result.runId}) does not replay: ${error.message}`);
+    throw error;
+  }
+
   private state: State = 'INITIALIZED';
   private stopRequested!: () => void;
   private readonly stopping = new Promise<void>((resolve) => (this.stopRequested = resolve));
