@@ -4,16 +4,9 @@
  * failure classes of `logbook/common`.
  * @module
  */
-import {
-  ActivityFailure,
-  ApplicationFailure,
-  CancelledFailure,
-  ChildWorkflowFailure,
-  FailureCode,
-  TerminatedFailure,
-  TimeoutFailure,
-  type TimeoutType,
-} from '../../workflow/errors.js';
+import type { FailureInfo } from '../../workflow/bridge.js';
+import { CancelledFailure, FailureCode, TerminatedFailure, TimeoutFailure } from '../../workflow/errors.js';
+import { errorFromFailureInfo } from '../../workflow/failure-info.js';
 
 /** A `logbook.Failure` as the gateway answers it: details decoded by the data converter. */
 export interface FailureJson {
@@ -65,40 +58,28 @@ export class WorkflowNotFoundError extends Error {
   }
 }
 
+/** The engine's own codes for how a run ended, as the failure codes the workflow API uses. */
+const ENGINE_CODES: Readonly<Record<string, string>> = { Canceled: FailureCode.Cancelled, TimedOut: FailureCode.Timeout, Terminated: FailureCode.Terminated };
 const TIMEOUT_TYPES: ReadonlySet<string> = new Set(['StartToClose', 'ScheduleToStart', 'ScheduleToClose', 'Heartbeat']);
 
-/** The failure class a recorded failure stands for, its causes converted too. */
-export function failureToError(failure: FailureJson): Error {
-  const cause = failure.cause ? failureToError(failure.cause) : undefined;
+/** A recorded failure as the workflow API's failure data, its causes too. */
+function failureInfoOf(failure: FailureJson): FailureInfo {
   const details = failure.details === undefined || failure.details === null ? [] : Array.isArray(failure.details) ? failure.details : [failure.details];
-  let error: Error;
-  switch (failure.code) {
-    case FailureCode.Activity:
-      error = new ActivityFailure(failure.message, '', '', null, cause);
-      break;
-    case FailureCode.ChildWorkflow:
-      error = new ChildWorkflowFailure(undefined, { workflowId: '', runId: '' }, '', null, cause);
-      break;
-    case FailureCode.Cancelled:
-    case 'Canceled':
-      error = new CancelledFailure(failure.message, details);
-      break;
-    case FailureCode.Timeout:
-    case 'TimedOut': {
-      const kind = details.find((d) => typeof d === 'string' && TIMEOUT_TYPES.has(d));
-      error = new TimeoutFailure(failure.message, (kind as TimeoutType | undefined) ?? null);
-      break;
-    }
-    case FailureCode.Terminated:
-    case 'Terminated':
-      error = new TerminatedFailure(failure.message);
-      break;
-    default:
-      error = new ApplicationFailure(failure.message, failure.code, failure.nonRetryable === true, details, cause);
-  }
-  // Where it really happened (an activity on another worker), not this line.
-  if (failure.stackTrace) error.stack = failure.stackTrace;
-  return error;
+  const timeoutType = details.find((d): d is string => typeof d === 'string' && TIMEOUT_TYPES.has(d)) ?? null;
+  return {
+    message: failure.message,
+    code: ENGINE_CODES[failure.code] ?? failure.code,
+    stack: failure.stackTrace ?? '',
+    nonRetryable: failure.nonRetryable === true,
+    details,
+    cause: failure.cause ? failureInfoOf(failure.cause) : null,
+    timeoutType,
+  };
+}
+
+/** The failure class a recorded failure stands for, its causes converted too (as workflow code sees them). */
+export function failureToError(failure: FailureJson): Error {
+  return errorFromFailureInfo(failureInfoOf(failure));
 }
 
 /** The error `result()` throws for a run that closed with `status` (anything but Completed). */
