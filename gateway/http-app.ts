@@ -29,6 +29,7 @@ import { visibilityRoutes } from './visibility-routes.js';
 import { asyncCompletionRoutes } from './async-completion-routes.js';
 import { updateRoutes } from './update-routes.js';
 import { scheduleRoutes } from './schedules/schedule-routes.js';
+import { toRawView } from '../topics/wire/raw-view.js';
 
 /** What the HTTP app serves. */
 export interface HttpAppOptions {
@@ -182,7 +183,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
     const untilEventId = req.query.untilEventId === undefined ? undefined : Number(req.query.untilEventId);
     const events = await engine.history(namespace, workflowId, runId, untilEventId === undefined ? {} : { untilEventId });
     // `raw=1` returns the events as the SDK needs them (payloads as base64 with metadata).
-    res.json(req.query.raw ? { events: events.map(rawView) } : { runId, events: toJsonView(events, engine.dataConverter) });
+    res.json(req.query.raw ? { events: events.map(toRawView) } : { runId, events: toJsonView(events, engine.dataConverter) });
   }));
 
   app.use(taskRoutes(engine));
@@ -259,14 +260,6 @@ async function replyOrThrow(reply: Reply | undefined): Promise<Reply> {
   if (!reply) throw new LogbookError('REPLY_TIMEOUT', 'the engine did not answer');
   if (reply.kind === 'Error') throw new LogbookError(reply.failure?.code ?? 'ENGINE_ERROR', reply.failure?.message ?? 'the engine refused the request');
   return reply;
-}
-
-/** A history event in the SDK's wire view: JSON with buffers as `{ $b64 }`, lossless. */
-export function rawView(value: unknown): unknown {
-  if (Buffer.isBuffer(value)) return { $b64: value.toString('base64') };
-  if (Array.isArray(value)) return value.map(rawView);
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, rawView(v)]));
-  return value;
 }
 
 /** The wait of `GET …/result`: its `timeout`, default 60 s (a bad value is refused by the route itself). */

@@ -52,6 +52,11 @@ const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   ENCODE_INVALID_VALUE: 400,
 };
 
+/** True when the gateway answers the engine error `code` with a status of its own (else 500, or 503 when retriable). */
+export function isKnownErrorCode(code: string): boolean {
+  return Object.hasOwn(STATUS_BY_CODE, code);
+}
+
 /** Fails with 400 unless `value` is a non-empty string. */
 export function requireString(value: unknown, name: string): string {
   if (typeof value !== 'string' || value.length === 0) throw new HttpError(400, 'INVALID_ARGUMENT', `'${name}' must be a non-empty string`);

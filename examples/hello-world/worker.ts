@@ -1,8 +1,9 @@
 /**
- * The hello-world worker: a process of its own that connects to the deployment's Kafka brokers
- * (and its gateway, for histories) and runs no engine. Settings from the environment:
- * LOGBOOK_KAFKA_BROKERS (default 127.0.0.1:9092), LOGBOOK_ADDRESS (the gateway, default
- * 127.0.0.1:8233), LOGBOOK_PREFIX (the deployment's topic prefix, default logbook).
+ * The hello-world worker: a process of its own that runs no engine. It polls the gateway's task
+ * endpoints (a dev server started with `npm start`), or, when LOGBOOK_KAFKA_BROKERS is set, reads
+ * the deployment's task topics on those brokers (and pages histories from the gateway). Settings
+ * from the environment: LOGBOOK_ADDRESS (the gateway, default 127.0.0.1:8233),
+ * LOGBOOK_KAFKA_BROKERS, LOGBOOK_PREFIX (the deployment's topic prefix, default logbook).
  * Run: `npx tsx examples/hello-world/worker.ts`; stop it with Ctrl-C.
  */
 import { fileURLToPath } from 'node:url';

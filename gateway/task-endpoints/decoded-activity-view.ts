@@ -1,6 +1,6 @@
 import type { DataConverter, Payload } from '../../topics/payload/index.js';
 import type { ActivityTask } from '../../topics/schemas/activity-task/index.js';
-import { rawView } from '../http-app.js';
+import { toRawView } from '../../topics/wire/raw-view.js';
 
 /**
  * An activity task as an HTTP worker asked for it with `decodePayloads: true`: its arguments,
@@ -11,13 +11,13 @@ import { rawView } from '../http-app.js';
 export function decodedActivityView(task: ActivityTask, converter: DataConverter): unknown {
   const decode = (payload: Payload): unknown => {
     try {
-      return rawView(converter.fromPayload(payload));
+      return toRawView(converter.fromPayload(payload));
     } catch {
-      return rawView(payload);
+      return toRawView(payload);
     }
   };
   return {
-    ...(rawView(task) as Record<string, unknown>),
+    ...(toRawView(task) as Record<string, unknown>),
     input: task.input.map(decode),
     heartbeatDetails: task.heartbeatDetails === null ? null : decode(task.heartbeatDetails),
     header: Object.fromEntries(Object.entries(task.header).map(([k, v]) => [k, decode(v)])),

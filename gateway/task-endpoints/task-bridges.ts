@@ -1,12 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { workflowKey } from '../../topics/catalog.js';
+import { queryWorkersGroupId, workflowKey } from '../../topics/catalog.js';
 import type { Producer } from '../../topics/log/log.js';
+import type { DataConverter } from '../../topics/payload/index.js';
 import type { ActivityTask } from '../../topics/schemas/activity-task/index.js';
 import type { Command, CommandBody } from '../../topics/schemas/command/index.js';
 import { commandProblem } from '../../topics/validation/index.js';
 import type { WorkflowTask } from '../../topics/schemas/workflow-task/index.js';
-import { activityTaskCodec, commandCodec, EncodeError, workflowTaskCodec } from '../../topics/serde/index.js';
+import { activityTaskCodec, commandCodec, EncodeError, queryTaskCodec, replyCodec, workflowTaskCodec } from '../../topics/serde/index.js';
+import type { QueryTask } from '../../topics/schemas/query-task/index.js';
+import type { Reply } from '../../topics/schemas/reply/index.js';
 import { ReplyTimeoutError } from '../../topics/replies/reply-listener.js';
 import type { Engine } from '../engine.js';
 import { HttpError } from '../http-errors.js';
@@ -38,6 +41,11 @@ export class TaskBridges {
   /** This gateway's name as a member of the worker groups. */
   readonly identity = `http-bridge-${process.pid}@${hostname()}-${randomUUID().slice(0, 8)}`;
 
+  /** The engine's data converter: what JSON values of HTTP workers are encoded with. */
+  get dataConverter(): DataConverter {
+    return this.engine.dataConverter;
+  }
+
   constructor(private readonly engine: Engine) {
     this.sweeper = setInterval(() => void this.sweep(), IDLE_MS / 4);
     this.sweeper.unref();
@@ -67,6 +75,23 @@ export class TaskBridges {
         groupId: `${catalog.prefix}-activity-workers-${namespace}-${taskQueue}`,
         identity: this.identity,
         decode: (value) => serde.decode(activityTaskCodec, value),
+      }),
+    );
+  }
+
+  /**
+   * The queue's query bridge: the gateway joins the queue's query-worker group, so HTTP pollers
+   * and Kafka query workers share the queries (any of them can answer any query).
+   */
+  query(namespace: string, taskQueue: string): Promise<TaskBridge<QueryTask>> {
+    const { serde, catalog } = this.engine;
+    return this.bridge('query', namespace, taskQueue, async () =>
+      new TaskBridge<QueryTask>({
+        log: this.engine.log,
+        topic: catalog.taskTopics(namespace, taskQueue).query,
+        groupId: queryWorkersGroupId(catalog, namespace, taskQueue),
+        identity: this.identity,
+        decode: (value) => serde.decode(queryTaskCodec, value),
       }),
     );
   }
@@ -129,6 +154,14 @@ export class TaskBridges {
     await (await this.producer).send([{ topic: catalog.commands, key: workflowKey(run.namespace, run.workflowId), value }]);
   }
 
+  /** Writes a query's answer to the replies topic, where its asker waits for it. */
+  async reply(reply: Reply): Promise<void> {
+    const { catalog, serde, log } = this.engine;
+    const value = await serde.encode(replyCodec, reply, catalog.replies);
+    this.producer ??= log.producer();
+    await (await this.producer).send([{ topic: catalog.replies, key: reply.requestId, value }]);
+  }
+
   async stop(): Promise<void> {
     clearInterval(this.sweeper);
     const all = [...this.entries.values()];
@@ -137,7 +170,7 @@ export class TaskBridges {
     await (await this.producer?.catch(() => undefined))?.close();
   }
 
-  private bridge<T>(kind: TaskKind, namespace: string, taskQueue: string, create: () => Promise<TaskBridge<T>>): Promise<TaskBridge<T>> {
+  private bridge<T>(kind: TaskKind | 'query', namespace: string, taskQueue: string, create: () => Promise<TaskBridge<T>>): Promise<TaskBridge<T>> {
     return this.lazily(`${kind}/${namespace}/${taskQueue}`, namespace, taskQueue, async () => {
       const bridge = await create();
       await bridge.start();

@@ -269,3 +269,64 @@ test('a task redelivered to the bridge while a poller holds its attempt is not h
     await h.close();
   }
 });
+
+test('a worker speaking only HTTP answers a query: the query poll hands it over with a token, the answer reaches the asker, and a failure answer is the asker\'s error', async () => {
+  const h = await harness();
+  try {
+    const queue = 'http-queries';
+    await h.engine.client.start({ workflowId: 'asked-1', workflowType: 'greet', taskQueue: queue, args: [] });
+    const first = await pollUntilTask(h, `${queue}/workflow-tasks/poll`, 'py-worker-1');
+    const timer = { type: 'StartTimer', timerId: '1', startToFireTimeoutMs: 3_600_000 };
+    assert.equal((await h.post(`${queue}/workflow-tasks/complete`, { taskToken: first.taskToken, commands: [timer] })).status, 202);
+    const workflows = h.base.replace(/\/task-queues$/, '/workflows');
+    const ask = (name: string) => fetch(`${workflows}/asked-1/query/${name}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ args: ['x'] }) });
+
+    const asking = ask('stage');
+    const polled = (await pollUntilTask(h, `${queue}/query-tasks/poll`, 'py-worker-1')) as unknown as { taskToken: string; task: { queryType: string; workflowId: string; args: Array<{ data: { $b64: string } }> } };
+    assert.equal(polled.task.queryType, 'stage');
+    assert.equal(polled.task.workflowId, 'asked-1');
+    assert.equal(decodeJsonPayload(polled.task.args[0]!), 'x');
+    assert.equal((await h.post(`${queue}/query-tasks/answer`, { taskToken: polled.taskToken, result: { stage: 'waiting' } })).status, 202);
+    const answered = await asking;
+    assert.equal(answered.status, 200);
+    assert.deepEqual(((await answered.json()) as { result: unknown }).result, { stage: 'waiting' });
+
+    const failing = ask('nope');
+    const second = (await pollUntilTask(h, `${queue}/query-tasks/poll`, 'py-worker-1')) as unknown as { taskToken: string };
+    assert.equal((await h.post(`${queue}/query-tasks/answer`, { taskToken: second.taskToken, failure: { message: "no query handler named 'nope'", type: 'QueryNotFound' } })).status, 202);
+    const refused = await failing;
+    assert.equal(refused.status, 400, 'a failed query is the query\'s problem (a worker\'s own code becomes QueryFailed)');
+    assert.match(await refused.text(), /QueryNotFound: no query handler named 'nope'/);
+  } finally {
+    await h.close();
+  }
+});
+
+test('query answers that break a rule are refused with 400 naming it: both a result and a failure, a workflow-task token, a token of another queue', async () => {
+  const h = await harness();
+  try {
+    const queue = 'http-query-rules';
+    await h.engine.client.start({ workflowId: 'rules-1', workflowType: 'greet', taskQueue: queue, args: [] });
+    const first = await pollUntilTask(h, `${queue}/workflow-tasks/poll`, 'w');
+    const workflowsOf = h.base.replace(/\/task-queues$/, '/workflows');
+    assert.equal((await h.post(`${queue}/workflow-tasks/complete`, { taskToken: first.taskToken, commands: [] })).status, 202);
+    const asking = fetch(`${workflowsOf}/rules-1/query/stage?timeout=2s`, { method: 'POST' });
+    const polled = (await pollUntilTask(h, `${queue}/query-tasks/poll`, 'w')) as unknown as { taskToken: string };
+
+    const both = await h.post(`${queue}/query-tasks/answer`, { taskToken: polled.taskToken, result: 1, failure: { message: 'x' } });
+    assert.equal(both.status, 400);
+    assert.match(String(both.json?.message), /'failure' or a result/);
+    const workflowToken = await h.post(`${queue}/query-tasks/answer`, { taskToken: first.taskToken, result: 1 });
+    assert.equal(workflowToken.status, 400);
+    assert.match(String(workflowToken.json?.message), /not a query token/);
+    const otherQueue = await h.post('another-queue/query-tasks/answer', { taskToken: polled.taskToken, result: 1 });
+    assert.equal(otherQueue.status, 400);
+    assert.match(String(otherQueue.json?.message), /belongs to task queue 'http-query-rules'/);
+    const noIdentity = await h.post(`${queue}/query-tasks/poll`, { waitMs: 0 });
+    assert.equal(noIdentity.status, 400);
+    assert.match(String(noIdentity.json?.message), /identity/);
+    await asking.catch(() => undefined);
+  } finally {
+    await h.close();
+  }
+});

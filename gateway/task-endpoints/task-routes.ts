@@ -2,18 +2,18 @@ import { Router, type Request, type Response } from 'express';
 import type { WorkflowTaskFailedCause } from '../../topics/schemas/common/v1-enums.js';
 import { WorkflowTaskFailedCause as FailedCauses } from '../../topics/schemas/common/v1-enums.js';
 import type { WorkflowCommand } from '../../topics/schemas/command/index.js';
-import { assertValid, firstProblem, namespaceProblem, taskQueueProblem } from '../../topics/validation/index.js';
 import type { Engine } from '../engine.js';
 import { requireString } from '../http-errors.js';
-import { rawView } from '../http-app.js';
+import { fromRawView, toRawView } from '../../topics/wire/raw-view.js';
 import type { Handout, TaskBridge } from './task-bridge.js';
 import { taskBridges } from './task-bridges.js';
+import { QUEUE, queueOf, withinWait } from './task-queue-path.js';
+import { queryTaskRoutes } from './query-task-routes.js';
 import { decodeTaskToken, encodeTaskToken, type TaskKind, type TaskTokenData } from './task-token.js';
-import { bodyOf, decodePayloadsOf, failureOf, fromRawView, invalid, optionalPayload, rawPayload, waitMsOf } from './wire-values.js';
+import { bodyOf, decodePayloadsOf, failureOf, invalid, optionalPayload, rawPayload, waitMsOf } from './wire-values.js';
 import { decodedActivityView } from './decoded-activity-view.js';
 import type { ActivityTask } from '../../topics/schemas/activity-task/index.js';
 
-const QUEUE = '/api/v1/namespaces/:namespace/task-queues/:taskQueue';
 /** Lease of a handed-out task without a start-to-close timeout of its own. */
 const DEFAULT_LEASE_MS = 60_000;
 
@@ -36,6 +36,7 @@ export function taskRoutes(engine: Engine): Router {
   const router = Router();
   const bridges = taskBridges(engine);
   const converter = engine.dataConverter;
+  router.use(queryTaskRoutes(bridges));
 
   router.post(`${QUEUE}/workflow-tasks/poll`, async (req, res) => {
     const { namespace, taskQueue } = queueOf(req);
@@ -44,7 +45,7 @@ export function taskRoutes(engine: Engine): Router {
     const deadline = Date.now() + waitMsOf(body.waitMs);
     const bridge = await withinWait(bridges.workflow(namespace, taskQueue), deadline);
     if (!bridge) return void res.status(204).end();
-    await handOut(bridge, 'workflow', identity, deadline, res, (task) => (task.startToCloseTimeoutMs > 0 ? task.startToCloseTimeoutMs : DEFAULT_LEASE_MS), rawView);
+    await handOut(bridge, 'workflow', identity, deadline, res, (task) => (task.startToCloseTimeoutMs > 0 ? task.startToCloseTimeoutMs : DEFAULT_LEASE_MS), toRawView);
   });
 
   router.post(`${QUEUE}/workflow-tasks/complete`, async (req, res) => {
@@ -77,7 +78,7 @@ export function taskRoutes(engine: Engine): Router {
     const decode = decodePayloadsOf(body.decodePayloads);
     const bridge = await withinWait(bridges.activity(namespace, taskQueue), deadline);
     if (!bridge) return void res.status(204).end();
-    const view = decode ? (task: ActivityTask) => decodedActivityView(task, converter) : rawView;
+    const view = decode ? (task: ActivityTask) => decodedActivityView(task, converter) : toRawView;
     await handOut(bridge, 'activity', identity, deadline, res, (task) => task.startToCloseTimeoutMs ?? DEFAULT_LEASE_MS, view);
   });
 
@@ -172,13 +173,6 @@ export function taskRoutes(engine: Engine): Router {
   return router;
 }
 
-/** The namespace and task queue of the path: both become parts of topic names, so both are checked by that rule. */
-function queueOf(req: Request): { namespace: string; taskQueue: string } {
-  const { namespace, taskQueue } = req.params;
-  assertValid(firstProblem(() => namespaceProblem(namespace), () => taskQueueProblem(taskQueue)));
-  return { namespace: namespace as string, taskQueue: taskQueue as string };
-}
-
 function tokenOf(req: Request, kind: TaskKind): { token: TaskTokenData; body: Record<string, unknown> } {
   const { namespace, taskQueue } = queueOf(req);
   const body = bodyOf(req.body);
@@ -192,22 +186,4 @@ function tokenFor<T extends TaskRef>(kind: TaskKind, handout: Handout<T>, identi
 
 function attemptRef(token: TaskTokenData): { scheduledEventId: number; attempt: number; identity: string } {
   return { scheduledEventId: token.scheduledEventId, attempt: token.attempt, identity: token.identity };
-}
-
-/** How long past its own wait a poll may wait for its queue's bridge to join the worker group. */
-const BRIDGE_SETUP_GRACE_MS = 3_000;
-
-/**
- * The bridge, or undefined when it is not ready by the poll's deadline plus a short grace (its
- * worker group still joining while a broker fails over): the poll then answers 204 like any poll
- * that found no task, and the bridge keeps joining for the next one.
- */
-async function withinWait<B>(bridge: Promise<B>, deadline: number): Promise<B | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), Math.max(0, deadline - Date.now()) + BRIDGE_SETUP_GRACE_MS)));
-  try {
-    return await Promise.race([bridge, late]);
-  } finally {
-    clearTimeout(timer);
-  }
 }

@@ -19,7 +19,8 @@ export interface TaskTokenData {
   readonly offset: number;
 }
 
-const VERSION = 1;
+/** The version every token of this gateway carries. */
+export const TOKEN_VERSION = 1;
 const STRING_FIELDS = ['namespace', 'taskQueue', 'workflowId', 'runId', 'identity'] as const;
 const INTEGER_FIELDS = ['scheduledEventId', 'attempt', 'partition', 'offset'] as const;
 
@@ -28,7 +29,7 @@ const INTEGER_FIELDS = ['scheduledEventId', 'attempt', 'partition', 'offset'] as
  * completion is accepted by any gateway node (the engine drops stale or duplicate results).
  */
 export function encodeTaskToken(data: TaskTokenData): string {
-  return Buffer.from(JSON.stringify({ v: VERSION, ...data })).toString('base64url');
+  return Buffer.from(JSON.stringify({ v: TOKEN_VERSION, ...data })).toString('base64url');
 }
 
 /**
@@ -36,24 +37,35 @@ export function encodeTaskToken(data: TaskTokenData): string {
  * namespace and task queue. Anything else is a 400 that says what is wrong.
  */
 export function decodeTaskToken(value: unknown, kind: TaskKind, namespace: string, taskQueue: string): TaskTokenData {
-  if (typeof value !== 'string' || value.length === 0) throw invalid(`'taskToken' must be a non-empty string`);
-  let parsed: Record<string, unknown>;
-  try {
-    parsed = JSON.parse(Buffer.from(value, 'base64url').toString('utf8')) as Record<string, unknown>;
-  } catch {
-    throw invalid(`'taskToken' is not a task token issued by this gateway (not base64url JSON)`);
-  }
-  if (parsed === null || typeof parsed !== 'object' || parsed.v !== VERSION) throw invalid(`'taskToken' is not a task token issued by this gateway (unknown version)`);
+  const parsed = parseToken(value, 'task');
   if (parsed.kind !== 'workflow' && parsed.kind !== 'activity') throw invalid(`'taskToken' names no task kind`);
   for (const name of STRING_FIELDS) if (typeof parsed[name] !== 'string' || parsed[name] === '') throw invalid(`'taskToken' lacks '${name}'`);
   for (const name of INTEGER_FIELDS) if (!Number.isSafeInteger(parsed[name]) || (parsed[name] as number) < 0) throw invalid(`'taskToken' lacks '${name}'`);
   const token = parsed as unknown as TaskTokenData & { v: number };
   if (token.kind !== kind) throw invalid(`'taskToken' is a ${token.kind} task token; this endpoint takes ${kind} task tokens`);
+  checkQueue(token, namespace, taskQueue);
+  const { v: _version, ...data } = token;
+  return data;
+}
+
+/** A token's JSON: base64url of a JSON object of this version; anything else is a 400 naming `what` tokens. */
+export function parseToken(value: unknown, what: 'task' | 'query'): Record<string, unknown> {
+  if (typeof value !== 'string' || value.length === 0) throw invalid(`'taskToken' must be a non-empty string`);
+  let parsed: Record<string, unknown>;
+  try {
+    parsed = JSON.parse(Buffer.from(value, 'base64url').toString('utf8')) as Record<string, unknown>;
+  } catch {
+    throw invalid(`'taskToken' is not a ${what} token issued by this gateway (not base64url JSON)`);
+  }
+  if (parsed === null || typeof parsed !== 'object' || parsed.v !== TOKEN_VERSION) throw invalid(`'taskToken' is not a ${what} token issued by this gateway (unknown version)`);
+  return parsed;
+}
+
+/** A 400 unless the token was issued for this namespace and task queue. */
+export function checkQueue(token: { readonly namespace: string; readonly taskQueue: string }, namespace: string, taskQueue: string): void {
   if (token.namespace !== namespace || token.taskQueue !== taskQueue) {
     throw invalid(`'taskToken' belongs to task queue '${token.taskQueue}' of namespace '${token.namespace}', not '${taskQueue}' of '${namespace}'`);
   }
-  const { v: _version, ...data } = token;
-  return data;
 }
 
 function invalid(message: string): HttpError {

@@ -1,20 +1,7 @@
 import type { DataConverter, Payload } from '../../topics/payload/index.js';
 import type { Failure } from '../../topics/schemas/common/v1-records.js';
 import { HttpError } from '../http-errors.js';
-
-/**
- * The inverse of the gateway's raw view (`rawView` in http-app.ts): `{ $b64 }` objects become
- * Buffers again, so commands and payloads a foreign worker echoes back are byte-for-byte lossless.
- */
-export function fromRawView(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(fromRawView);
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value);
-    if (entries.length === 1 && entries[0]![0] === '$b64' && typeof entries[0]![1] === 'string') return Buffer.from(entries[0]![1], 'base64');
-    return Object.fromEntries(entries.map(([k, v]) => [k, fromRawView(v)]));
-  }
-  return value;
-}
+import { fromRawView } from '../../topics/wire/raw-view.js';
 
 /** The JSON body of a request as an object (express leaves it undefined without a JSON content type). */
 export function bodyOf(body: unknown): Record<string, unknown> {

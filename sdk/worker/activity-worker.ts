@@ -6,9 +6,9 @@ import type { ActivityTask } from '../../topics/schemas/activity-task/index.js';
 import { ensureTaskTopics } from '../../topics/topic-setup.js';
 import { NamespaceTopic } from '../../topics/namespaces/namespace-topic.js';
 import { CancelledFailure } from '../workflow/errors.js';
-import { encodeActivityTaskToken } from '../../topics/activity-task-token.js';
+import { activityFunctionOf, activityInfoOf } from './activity-invocation.js';
 import { CompleteAsyncError } from './complete-async-error.js';
-import { activityLogger, cancellationHelpers, runInActivityContext, type ActivityContext, type ActivityInfo } from './activity-context.js';
+import { activityLogger, cancellationHelpers, runInActivityContext, type ActivityContext } from './activity-context.js';
 import { ClaimConfirmer } from './claim-confirmer.js';
 import { RecentCancellations } from './recent-cancellations.js';
 import { CLAIM_DEFER_MS, claimUnlessAnsweredWithin, type DeferredClaim } from './deferred-claim.js';
@@ -296,41 +296,13 @@ export class ActivityWorker {
   }
 
   private async invoke(task: ActivityTask, abort: AbortController, claim: DeferredClaim, onDetails: (d: unknown) => void): Promise<unknown> {
-    const fn = this.options.activities[task.activityType];
-    if (!fn) {
-      const known = Object.keys(this.options.activities).join(', ');
-      throw new LogbookError('ActivityTypeNotFound', `activity type '${task.activityType}' is not registered on task queue ${task.taskQueue} (known: ${known})`);
-    }
+    const fn = activityFunctionOf(this.options.activities, task);
     const converter = this.connection.dataConverter;
     const args = task.input.map((p) => converter.fromPayload(p)) as never[];
     const run = { namespace: task.namespace, workflowId: task.workflowId, runId: task.runId };
     const throttleMs = this.options.heartbeatThrottleMs ?? 1_000;
     let lastSent = 0;
-    const taskToken = encodeActivityTaskToken(task);
-    const info: ActivityInfo = {
-      namespace: task.namespace,
-      workflowId: task.workflowId,
-      runId: task.runId,
-      workflowType: task.workflowType,
-      activityId: task.activityId,
-      activityType: task.activityType,
-      taskQueue: task.taskQueue,
-      attempt: task.attempt,
-      idempotencyKey: task.idempotencyKey,
-      heartbeatDetails: task.heartbeatDetails ? converter.fromPayload(task.heartbeatDetails) : undefined,
-      workflowExecution: { workflowId: task.workflowId, runId: task.runId },
-      workflowNamespace: task.namespace,
-      activityNamespace: task.namespace,
-      isLocal: false,
-      startToCloseTimeoutMs: task.startToCloseTimeoutMs ?? task.scheduleToCloseTimeoutMs ?? 0,
-      scheduleToCloseTimeoutMs: task.scheduleToCloseTimeoutMs ?? undefined,
-      heartbeatTimeoutMs: task.heartbeatTimeoutMs ?? undefined,
-      scheduledTimestampMs: task.scheduledTime,
-      currentAttemptScheduledTimestampMs: task.currentAttemptScheduledTime,
-      startedTimestampMs: Date.now(),
-      taskToken,
-      base64TaskToken: Buffer.from(taskToken).toString('base64'),
-    };
+    const info = activityInfoOf(task, converter);
     const context: ActivityContext = {
       info,
       log: activityLogger(info),

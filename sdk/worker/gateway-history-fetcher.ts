@@ -5,6 +5,7 @@
  */
 import type { HistoryEvent } from '../../topics/schemas/history-event/index.js';
 import type { HistoryFetcher } from './workflow-worker.js';
+import { fromRawView } from '../../topics/wire/raw-view.js';
 
 /** How long one gateway has to answer a history page. */
 const HISTORY_FETCH_TIMEOUT_MS = 30_000;
@@ -44,15 +45,4 @@ async function fetchFrom(endpoint: string, run: Parameters<HistoryFetcher['fetch
   if (!response.ok) throw new Error(`history of ${run.workflowId}/${run.runId} from ${endpoint}: HTTP ${response.status} ${await response.text()}`);
   const body = (await response.json()) as { events: unknown[] };
   return body.events.map(fromRawView) as HistoryEvent[];
-}
-
-/** Inverse of the gateway's `raw=1` view: `{ $b64 }` back to Buffers. */
-function fromRawView(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(fromRawView);
-  if (value !== null && typeof value === 'object') {
-    const o = value as Record<string, unknown>;
-    if (typeof o.$b64 === 'string' && Object.keys(o).length === 1) return Buffer.from(o.$b64, 'base64');
-    return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, fromRawView(v)]));
-  }
-  return value;
 }

@@ -18,7 +18,7 @@ export function isTooLarge(error: unknown): error is RecordTooLargeError {
 }
 
 /** A non-retryable failure naming what could not be sent and why. */
-export function tooLargeFailure(what: string, error: RecordTooLargeError): Failure {
+export function tooLargeFailure(what: string, error: { readonly message: string }): Failure {
   return {
     message: `${what} is too large to send: ${error.message}; payloads may be at most 2 MiB`,
     source: 'TypeScriptSDK', stackTrace: '', code: PAYLOAD_TOO_LARGE, nonRetryable: true, details: null, cause: null,

@@ -3,6 +3,16 @@ import { ActivityWorker, type ActivityEvent, type ActivityFunction } from './act
 import type { WorkerConnection } from './worker-connection.js';
 import type { WorkflowBundle } from '../workflow/bundle.js';
 import { WorkflowWorker, type HistoryFetcher } from './workflow-worker.js';
+import { GatewayTaskClient } from './http/gateway-task-client.js';
+import { isGatewayConnection, type GatewayWorkerConnection } from './http/gateway-worker-connection.js';
+import { HttpActivityWorker } from './http/http-activity-worker.js';
+import { HttpWorkflowWorker } from './http/http-workflow-worker.js';
+
+/** One kind of worker of a queue, on either path. */
+interface QueueWorker {
+  start(): Promise<void>;
+  stop(graceMs?: number): Promise<void>;
+}
 
 /** Options of a worker for one task queue: workflows, activities, or both. */
 export interface WorkerOptions {
@@ -46,7 +56,9 @@ export interface WorkerOptions {
 
 /**
  * A worker, as Temporal users know it: polls one task queue for workflow and activity tasks, and
- * answers the queue's queries (workflow workers only; see `query-worker.ts`).
+ * answers the queue's queries (workflow workers only; see `query-worker.ts`). Over a Kafka
+ * connection it reads the task topics; over a gateway connection it long-polls the gateway's HTTP
+ * task endpoints (for a dev server on its embedded backend, or where only the gateway is reachable).
  *
  * @example
  * const worker = new Worker(engine.workerConnection(), {
@@ -58,17 +70,17 @@ export interface WorkerOptions {
  * await worker.start();
  */
 export class Worker {
-  private readonly workflows: WorkflowWorker | undefined;
-  private readonly activities: ActivityWorker | undefined;
+  private readonly workflows: QueueWorker | undefined;
+  private readonly activities: QueueWorker | undefined;
 
-  constructor(connection: WorkerConnection, options: WorkerOptions) {
+  constructor(connection: WorkerConnection | GatewayWorkerConnection, options: WorkerOptions) {
     const namespace = options.namespace ?? 'default';
     const identity = options.identity ?? `${process.pid}@${hostname()}`;
     if (options.workflowsPath && options.workflowBundle) throw new TypeError('a worker takes workflowsPath or workflowBundle, not both');
     const workflows = options.workflowsPath ?? (options.workflowBundle ? { bundle: options.workflowBundle } : undefined);
     if (workflows) {
       if (!options.history) throw new TypeError('a worker that runs workflows needs a history fetcher');
-      this.workflows = new WorkflowWorker(connection, {
+      const workflowOptions = {
         namespace,
         taskQueue: options.taskQueue,
         workflowsPath: workflows,
@@ -80,20 +92,32 @@ export class Worker {
         ...(options.onWorkflowTask ? { onTask: options.onWorkflowTask } : {}),
         ...(options.onLag ? { onLag: options.onLag } : {}),
         ...(options.onQuery ? { onQuery: options.onQuery } : {}),
-      });
+      };
+      this.workflows = isGatewayConnection(connection)
+        ? new HttpWorkflowWorker(new GatewayTaskClient(connection.endpoints, namespace, options.taskQueue), connection.dataConverter, workflowOptions)
+        : new WorkflowWorker(connection, workflowOptions);
     }
     if (options.activities) {
-      this.activities = new ActivityWorker(connection, {
+      const activityOptions = {
         namespace,
         taskQueue: options.taskQueue,
         activities: options.activities,
         identity,
         ...(options.maxConcurrentActivities ? { maxConcurrentActivities: options.maxConcurrentActivities } : {}),
-        ...(options.maxActivitiesPerSecond === undefined ? {} : { maxActivitiesPerSecond: options.maxActivitiesPerSecond }),
-        ...(options.activityClaimDelayMs === undefined ? {} : { claimDelayMs: options.activityClaimDelayMs }),
         ...(options.onActivity ? { onActivity: options.onActivity } : {}),
-        ...(options.onLag ? { onLag: options.onLag } : {}),
-      });
+      };
+      if (isGatewayConnection(connection)) {
+        // The pace is kept where tasks are read; the gateway's bridge has no per-worker pace.
+        if (options.maxActivitiesPerSecond !== undefined) throw new TypeError('maxActivitiesPerSecond is not available over a gateway connection yet: connect the worker with brokers to use it');
+        this.activities = new HttpActivityWorker(new GatewayTaskClient(connection.endpoints, namespace, options.taskQueue), connection.dataConverter, activityOptions);
+      } else {
+        this.activities = new ActivityWorker(connection, {
+          ...activityOptions,
+          ...(options.maxActivitiesPerSecond === undefined ? {} : { maxActivitiesPerSecond: options.maxActivitiesPerSecond }),
+          ...(options.activityClaimDelayMs === undefined ? {} : { claimDelayMs: options.activityClaimDelayMs }),
+          ...(options.onLag ? { onLag: options.onLag } : {}),
+        });
+      }
     }
     if (!this.workflows && !this.activities) throw new TypeError('a worker needs workflowsPath (or workflowBundle), activities, or both');
   }

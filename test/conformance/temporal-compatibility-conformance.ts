@@ -28,6 +28,7 @@ import {
 } from 'logbook/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker, type LogEntry } from 'logbook/worker';
 import { engineHistoryFetcher } from '../../gateway/engine-history-fetcher.js';
+import { stopTaskBridges } from '../../gateway/task-endpoints/task-bridges.js';
 import { startScheduleWorker } from '../../gateway/schedules/schedule-worker.js';
 import * as activities from '../workflows/temporal-compatible-activities.js';
 import { addItem, approval, approve, approvedAsync, continueThenWait, itemAt, retier, scoreKey, charge, countdown, greet, inspect, rejectOrder, stage, waitForever } from '../workflows/temporal-compatible.js';
@@ -44,14 +45,18 @@ import { addressOf, serveGateway } from '../support/http-gateway.js';
 const WORKFLOWS = fileURLToPath(new URL('../workflows/temporal-compatible.ts', import.meta.url));
 const CHANGED_WORKFLOWS = fileURLToPath(new URL('../workflows/temporal-compatible-changed.ts', import.meta.url));
 
-/** Registers the Temporal-compatibility tests for one backend. */
-export function temporalCompatibilityConformance(backend: 'kafka' | 'embedded'): void {
+/**
+ * Registers the Temporal-compatibility tests for one backend, with the workers on one task path:
+ * the task topics, or the gateway's HTTP task endpoints (`NativeConnection.connect({ address })`).
+ */
+export function temporalCompatibilityConformance(backend: 'kafka' | 'embedded', taskPath: 'task-topics' | 'http' = 'task-topics'): void {
   let t: TestEngine;
   let server: Server;
   let client: Client;
   const taskQueue = uniqueName('temporal-compatible');
 
   let worker: Worker;
+  let workerConnection: NativeConnection;
   let running: Promise<void>;
   let scheduler: { stop(graceMs?: number): Promise<void> };
   const logged: LogEntry[] = [];
@@ -59,11 +64,14 @@ export function temporalCompatibilityConformance(backend: 'kafka' | 'embedded'):
   before(async () => {
     Runtime.install({ logger: new DefaultLogger('DEBUG', (entry) => logged.push(entry)) });
     t = await startTestEngine(backend, { workers: false });
-    const workerConnection = NativeConnection.fromParts(t.engine.workerConnection(), engineHistoryFetcher(t.engine));
+    server = await serveGateway(t.engine);
+    workerConnection =
+      taskPath === 'http'
+        ? await NativeConnection.connect({ address: addressOf(server), taskPath: 'gateway' })
+        : NativeConnection.fromParts(t.engine.workerConnection(), engineHistoryFetcher(t.engine));
     worker = await Worker.create({ connection: workerConnection, namespace: 'default', taskQueue, workflowsPath: WORKFLOWS, activities });
     running = worker.run();
     scheduler = await startScheduleWorker(t.engine);
-    server = await serveGateway(t.engine);
     // Temporal's form of an address: host:port, no scheme.
     const connection = await Connection.connect({ address: addressOf(server).replace('http://', '') });
     client = new Client({ connection, namespace: 'default' });
@@ -72,8 +80,11 @@ export function temporalCompatibilityConformance(backend: 'kafka' | 'embedded'):
     worker.shutdown();
     await running;
     await scheduler.stop(1_000);
+    await workerConnection.close();
     Runtime.install({ logger: new DefaultLogger('INFO') });
+    server.closeAllConnections();
     server.close();
+    await stopTaskBridges(t.engine);
     await t.stop();
   });
 
@@ -349,7 +360,7 @@ export function temporalCompatibilityConformance(backend: 'kafka' | 'embedded'):
 
   test("a task queue named with '/' (team/orders) gets its own topics and runs workflows and activities", async () => {
     const slashed = `${taskQueue}/team/orders`;
-    const slashWorker = await Worker.create({ connection: NativeConnection.fromParts(t.engine.workerConnection(), engineHistoryFetcher(t.engine)), taskQueue: slashed, workflowsPath: WORKFLOWS, activities });
+    const slashWorker = await Worker.create({ connection: workerConnection, taskQueue: slashed, workflowsPath: WORKFLOWS, activities });
     const result = await slashWorker.runUntil(client.workflow.execute(charge, { taskQueue: slashed, workflowId: uniqueName('slashed'), args: ['amex'] }));
     assert.equal(result, 'charged amex');
     const topics = await t.engine.log.admin.listTopics();

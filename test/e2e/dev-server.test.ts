@@ -6,7 +6,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startNoEngineProcess } from '../support/no-engine-process.js';
+import { killNoEngineProcesses, startNoEngineProcess } from '../support/no-engine-process.js';
+import { assertHelloWorldRuns } from '../support/hello-world-processes.js';
 import { waitFor } from '../support/test-env.js';
 
 const CLI = fileURLToPath(new URL('../../gateway/cli.ts', import.meta.url));
@@ -20,7 +21,8 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-test("the README's run command starts the dev server, and its curl lines and its TypeScript client start an order, query it, signal it and show its history", async () => {
+/** The README's run command on a free port: the dev server on its embedded backend. */
+async function startDevServer(): Promise<{ port: number; stop(): Promise<void> }> {
   const port = await freePort();
   const data = await mkdtemp(join(tmpdir(), 'logbook-dev-'));
   // The README's command runs on the embedded log: the broker of the test run must not leak in
@@ -30,9 +32,25 @@ test("the README's run command starts the dev server, and its curl lines and its
   let output = '';
   child.stdout.on('data', (c: Buffer) => (output += c.toString()));
   child.stderr.on('data', (c: Buffer) => (output += c.toString()));
-  const api = `http://127.0.0.1:${port}/api/v1/namespaces/default/workflows`;
+  const stop = async () => {
+    child.kill('SIGTERM');
+    if (child.exitCode === null && child.signalCode === null) await new Promise((r) => child.once('exit', r));
+    await rm(data, { recursive: true, force: true });
+  };
   try {
     await waitFor('the dev server to be ready', () => output.includes('Logbook is running'), 60_000);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { port, stop };
+}
+
+test("the README's run command starts the dev server, and its curl lines and its TypeScript client start an order, query it, signal it and show its history", async () => {
+  const server = await startDevServer();
+  const port = server.port;
+  const api = `http://127.0.0.1:${port}/api/v1/namespaces/default/workflows`;
+  try {
     const json = { 'content-type': 'application/json' };
     const start = await fetch(api, { method: 'POST', headers: json, body: JSON.stringify({ workflowId: 'order-1', workflowType: 'order', taskQueue: 'orders', args: [{ orderId: '1', sku: 'book', quantity: 1, amountCents: 2500, phone: '+100', packTimeout: '1h', ratingDelay: '1s' }] }) });
     assert.equal(start.status, 201, await start.clone().text());
@@ -58,8 +76,17 @@ test("the README's run command starts the dev server, and its curl lines and its
     assert.equal(await client.exited, 0, client.output.join(''));
     assert.match(client.output.join(''), /^started order-ts-\d+\nstage: waiting for the seller\nresult: shipped, shipment \S+\n$/);
   } finally {
-    child.kill('SIGTERM');
-    await new Promise((r) => child.once('exit', r));
-    await rm(data, { recursive: true, force: true });
+    await server.stop();
+  }
+});
+
+test("the README's hello-world worker and client, each a process of its own with no engine code, run against the dev server on its embedded backend: the worker polls the gateway's task endpoints", async () => {
+  const server = await startDevServer();
+  try {
+    // No brokers anywhere: NativeConnection.connect({ address }) takes the gateway's HTTP task path.
+    await assertHelloWorldRuns({ LOGBOOK_KAFKA_BROKERS: '', LOGBOOK_ADDRESS: `127.0.0.1:${server.port}` });
+  } finally {
+    killNoEngineProcesses();
+    await server.stop();
   }
 });

@@ -1,14 +1,16 @@
 import { after, before, test } from 'node:test';
-import assert from 'node:assert/strict';
 import { type Server } from 'node:http';
 import { startTestEngine, type TestEngine } from '../support/test-engine.js';
 import { kafkaBrokers } from '../support/test-env.js';
 import { addressOf, serveGateway } from '../support/http-gateway.js';
-import { killNoEngineProcesses, startNoEngineProcess } from '../support/no-engine-process.js';
+import { stopTaskBridges } from '../../gateway/task-endpoints/task-bridges.js';
+import { killNoEngineProcesses } from '../support/no-engine-process.js';
+import { assertHelloWorldRuns } from '../support/hello-world-processes.js';
 
 /**
  * The README's hello-world as a user runs it: `examples/hello-world/worker.ts` and `client.ts`,
- * each a process of its own with no engine code, against an engine on the real broker.
+ * each a process of its own with no engine code, against an engine on the real broker — the
+ * worker on the task topics, and on the gateway's HTTP task path.
  */
 
 let t: TestEngine;
@@ -22,15 +24,16 @@ before(async () => {
 });
 after(async () => {
   killNoEngineProcesses();
+  server.closeAllConnections();
   server.close();
+  await stopTaskBridges(t.engine);
   await t.stop();
 });
 
-test('the hello-world worker and client, run as the README says, print the greeting, and the worker stops on SIGINT', async () => {
-  const worker = await startNoEngineProcess(['examples/hello-world/worker.ts'], env, /worker polling task queue hello-world/);
-  const client = await startNoEngineProcess(['examples/hello-world/client.ts'], env, null);
-  assert.equal(await client.exited, 0, client.output.join(''));
-  assert.match(client.output.join(''), /^Started workflow workflow-[0-9a-f-]{36}\nHello, Temporal!\n$/);
-  worker.process.kill('SIGINT');
-  assert.equal(await worker.exited, 0, worker.output.join(''));
+test('the hello-world worker with LOGBOOK_KAFKA_BROKERS reads the task topics, the client prints the greeting, and the worker stops on SIGINT', async () => {
+  await assertHelloWorldRuns(env);
+});
+
+test("the hello-world worker without brokers polls the gateway's task endpoints of the engine on the real broker, and the client gets the greeting", async () => {
+  await assertHelloWorldRuns({ ...env, LOGBOOK_KAFKA_BROKERS: '' });
 });

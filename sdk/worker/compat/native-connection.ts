@@ -1,7 +1,9 @@
 /**
- * `NativeConnection` of `logbook/worker`: what a worker process connects to — the deployment's
- * Kafka cluster for its tasks and commands, and a gateway for the history pages it replays from
- * on a cache miss. No engine runs in the worker's process.
+ * `NativeConnection` of `logbook/worker`: what a worker process connects to. Either the
+ * deployment's Kafka cluster for its tasks and commands (given `brokers`, or
+ * `LOGBOOK_KAFKA_BROKERS`), or — as Temporal users connect to a dev server — a gateway alone, whose
+ * HTTP task endpoints hand out the tasks. Either way history pages for replays come from a gateway,
+ * and no engine runs in the worker's process.
  * @module
  */
 import { topicCatalog } from '../../../topics/catalog.js';
@@ -15,13 +17,33 @@ import { SingleObjectSerde, type Serde } from '../../../topics/serde/index.js';
 import { gatewayHistoryFetcher } from '../gateway-history-fetcher.js';
 import type { WorkerConnection } from '../worker-connection.js';
 import type { HistoryFetcher } from '../workflow-worker.js';
+import type { GatewayWorkerConnection } from '../http/gateway-worker-connection.js';
+
+/** The gateway a worker reaches when given no address: what `npm start` serves. */
+const DEFAULT_GATEWAY = '127.0.0.1:8233';
 
 /** Options of {@link NativeConnection.connect}. */
 export interface NativeConnectionOptions {
-  /** Kafka bootstrap brokers (`host:port`); default `LOGBOOK_KAFKA_BROKERS` (comma-separated), else `127.0.0.1:9092`. */
+  /**
+   * Kafka bootstrap brokers (`host:port`): the worker reads its task topics. Default
+   * `LOGBOOK_KAFKA_BROKERS` (comma-separated); with neither, the worker polls the gateway at
+   * `address` over HTTP.
+   */
   readonly brokers?: readonly string[];
-  /** Gateway(s) that serve history pages, `host:port` or URL, tried in turn; default `127.0.0.1:8233` (Temporal's `address`). */
+  /**
+   * Gateway(s), `host:port` or URL, tried in turn; default `127.0.0.1:8233` (what `npm start`
+   * serves). They serve history pages, and the tasks themselves when no brokers are given
+   * (Temporal's `address`).
+   */
   readonly address?: string | readonly string[];
+  /**
+   * Where tasks come from: `'kafka'`, the task topics (the default when brokers are given or
+   * `LOGBOOK_KAFKA_BROKERS` is set), or `'gateway'`, the gateway's HTTP task endpoints (the default
+   * otherwise).
+   */
+  readonly taskPath?: 'kafka' | 'gateway';
+  /** How long `connect` waits for a gateway to answer when it connects through one, ms; default 10 s. */
+  readonly connectTimeout?: number;
   /** The deployment's topic prefix; default `logbook`. */
   readonly prefix?: string;
   /** SASL and TLS to the brokers, as the engine's. */
@@ -43,22 +65,29 @@ export class NativeConnectionError extends Error {
 /** A worker's connection to a Logbook deployment; close it after the workers using it stopped. */
 export class NativeConnection {
   private constructor(
-    /** What the workers use: the log, the topic names, the serde and the data converter. */
-    readonly workerConnection: WorkerConnection,
+    /** What the workers use: the log, the topic names, the serde and the data converter — or the gateways of the HTTP task path. */
+    readonly workerConnection: WorkerConnection | GatewayWorkerConnection,
     /** Where workflow workers page histories from. */
     readonly history: HistoryFetcher,
     private readonly owned: Log | null,
   ) {}
 
   /**
-   * Connects to the deployment's Kafka cluster and checks it is one: the brokers answer and the
-   * prefix's command topic exists (its partitions are the deployment's shards).
+   * Connects a worker process to the deployment. With brokers (the option or
+   * `LOGBOOK_KAFKA_BROKERS`) it checks that the brokers answer and that the prefix's command topic
+   * exists (its partitions are the deployment's shards); without, it checks that a gateway answers
+   * at `address`, and the workers poll its HTTP task endpoints.
    * @throws NativeConnectionError when the brokers cannot be used (nothing listening, security that
-   *   does not fit; the message says why and what a worker process needs) or no engine created the
-   *   prefix's topics
+   *   does not fit; the message says why and what a worker process needs), no engine created the
+   *   prefix's topics, or no gateway answers
    */
   static async connect(options: NativeConnectionOptions = {}): Promise<NativeConnection> {
-    const brokers = options.brokers ?? (process.env.LOGBOOK_KAFKA_BROKERS ?? '127.0.0.1:9092').split(',').map((b) => b.trim()).filter(Boolean);
+    const fromEnvironment = process.env.LOGBOOK_KAFKA_BROKERS?.split(',').map((b) => b.trim()).filter(Boolean);
+    const brokers = options.brokers ?? (fromEnvironment?.length ? fromEnvironment : undefined);
+    const gateways = gatewayUrls(options.address ?? DEFAULT_GATEWAY);
+    const taskPath = options.taskPath ?? (brokers ? 'kafka' : 'gateway');
+    if (taskPath === 'gateway') return NativeConnection.throughGateway(gateways, options);
+    if (!brokers) throw new NativeConnectionError(`taskPath 'kafka' needs brokers: pass them, or set LOGBOOK_KAFKA_BROKERS`);
     const prefix = options.prefix ?? 'logbook';
     const location = { kind: 'kafka' as const, brokers, clientId: defaultClientId('worker'), ...(options.security ? { security: options.security } : {}) };
     try {
@@ -66,8 +95,8 @@ export class NativeConnection {
     } catch (error) {
       // Temporal users start a dev server and a worker next to it: say what a worker process needs here.
       throw new NativeConnectionError(
-        `${(error as Error).message}\nA worker process reaches the engine through the deployment's Kafka brokers (brokers, or LOGBOOK_KAFKA_BROKERS). ` +
-          'A dev server on its embedded backend (npm start without --kafka) runs its workers in its own process: start it with --kafka <brokers> to run workers of your own.',
+        `${(error as Error).message}\nA worker process given brokers (the option, or LOGBOOK_KAFKA_BROKERS) reaches the engine through them. ` +
+          'To work through a gateway instead (a dev server on its embedded backend), leave brokers out and pass its address.',
         { cause: error },
       );
     }
@@ -82,24 +111,53 @@ export class NativeConnection {
       const replication = await resolveReplication(log.admin);
       const catalog = topicCatalog({ prefix, shards: described.partitions, replicationFactor: replication.replicationFactor, minInsyncReplicas: replication.minInsyncReplicas });
       const connection = { log, catalog, serde: options.serde ?? new SingleObjectSerde(), dataConverter: options.dataConverter ?? defaultDataConverter };
-      return new NativeConnection(connection, gatewayHistoryFetcher(gatewayUrls(options.address ?? '127.0.0.1:8233')), log);
+      return new NativeConnection(connection, gatewayHistoryFetcher(gateways), log);
     } catch (error) {
       await log.close().catch(() => undefined);
       throw error;
     }
   }
 
+  /** Checks that a gateway answers, then connects the workers to its HTTP task endpoints. */
+  private static async throughGateway(gateways: string[], options: NativeConnectionOptions): Promise<NativeConnection> {
+    const timeoutMs = options.connectTimeout ?? 10_000;
+    const problems: string[] = [];
+    for (const gateway of gateways) {
+      const problem = await gatewayProblem(gateway, timeoutMs);
+      if (problem === null) {
+        const connection: GatewayWorkerConnection = { kind: 'gateway', endpoints: gateways, dataConverter: options.dataConverter ?? defaultDataConverter };
+        return new NativeConnection(connection, gatewayHistoryFetcher(gateways), null);
+      }
+      problems.push(problem);
+    }
+    throw new NativeConnectionError(
+      `cannot reach a Logbook gateway: ${problems.join('; ')}. A worker without brokers polls a gateway's task endpoints: start one with \`npm start\`, ` +
+        'pass NativeConnection.connect({ address }), or give brokers (or LOGBOOK_KAFKA_BROKERS) to read the task topics directly',
+    );
+  }
+
   /**
    * A connection over a log someone else holds (an engine in the same process, as tests and the
    * dev server run it); closing it leaves that log open.
    */
-  static fromParts(workerConnection: WorkerConnection, history: HistoryFetcher): NativeConnection {
+  static fromParts(workerConnection: WorkerConnection | GatewayWorkerConnection, history: HistoryFetcher): NativeConnection {
     return new NativeConnection(workerConnection, history, null);
   }
 
   /** Closes the Kafka clients this connection opened. */
   async close(): Promise<void> {
     await this.owned?.close();
+  }
+}
+
+/** Why no gateway answers at `base`, or null when one does. */
+async function gatewayProblem(base: string, timeoutMs: number): Promise<string | null> {
+  try {
+    const response = await fetch(`${base}/healthz`, { signal: AbortSignal.timeout(timeoutMs) });
+    return response.ok ? null : `${base}/healthz answered HTTP ${response.status} (is this a Logbook gateway?)`;
+  } catch (error) {
+    const reason = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
+    return `${base} (${reason})`;
   }
 }
 

@@ -1,0 +1,104 @@
+import { runtimeLogger } from '../../common/logger.js';
+import { GatewayRefusedError, type GatewayTaskClient, type HttpTaskKind, type PolledTask } from './gateway-task-client.js';
+
+/** How one kind of task is polled and run. */
+export interface TaskPollersOptions<T> {
+  readonly client: GatewayTaskClient;
+  readonly kind: HttpTaskKind;
+  readonly identity: string;
+  /** Long polls kept open at once. */
+  readonly pollers: number;
+  /** Tasks run at once; a poller waits for a free slot before it polls. */
+  readonly slots: number;
+  readonly run: (task: PolledTask<T>) => Promise<void>;
+}
+
+/** The pause after a poll that failed, doubled up to {@link MAX_PAUSE_MS} while the gateway stays away. */
+const FIRST_PAUSE_MS = 500;
+const MAX_PAUSE_MS = 10_000;
+
+/**
+ * Long-polls one kind of task from the gateway with a few pollers and runs each task in a slot;
+ * a poll that fails (the gateway restarting) is logged once per outage and tried again after a
+ * growing pause. {@link stop} ends the polls at once and waits for the running tasks.
+ */
+export class TaskPollers<T> {
+  private readonly stopping = new AbortController();
+  private readonly running = new Set<Promise<void>>();
+  private free: number;
+  private readonly slotWaiters: Array<() => void> = [];
+  private loops: Promise<void>[] = [];
+  private outage = false;
+
+  constructor(private readonly options: TaskPollersOptions<T>) {
+    this.free = options.slots;
+  }
+
+  start(): void {
+    this.loops = Array.from({ length: Math.max(1, Math.min(this.options.pollers, this.options.slots)) }, () => this.loop());
+  }
+
+  /** Stops polling; resolves when the running tasks finished or `graceMs` passed. */
+  async stop(graceMs: number): Promise<void> {
+    this.stopping.abort();
+    this.slotWaiters.splice(0).forEach((wake) => wake());
+    await Promise.all(this.loops);
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.allSettled([...this.running]), new Promise((r) => (timer = setTimeout(r, graceMs)))]);
+    clearTimeout(timer);
+  }
+
+  private async loop(): Promise<void> {
+    const { client, kind, identity } = this.options;
+    const signal = this.stopping.signal;
+    let pause = FIRST_PAUSE_MS;
+    while (!signal.aborted) {
+      if (!(await this.slot())) return;
+      let task: PolledTask<T> | undefined;
+      try {
+        task = await client.poll<T>(kind, identity, signal);
+        if (this.outage) runtimeLogger().info(`${kind} task polls reach the gateway again`);
+        this.outage = false;
+        pause = FIRST_PAUSE_MS;
+      } catch (error) {
+        this.free++;
+        if (signal.aborted) return;
+        // A refused poll will be refused again: say so loudly, then keep trying slowly.
+        if (error instanceof GatewayRefusedError) runtimeLogger().error(`${kind} task poll refused: ${error.message}`);
+        else if (!this.outage) runtimeLogger().warn(`${kind} task poll failed, retrying: ${(error as Error).message ?? String(error)}`);
+        this.outage = true;
+        await new Promise((r) => setTimeout(r, pause));
+        pause = Math.min(pause * 2, MAX_PAUSE_MS);
+        continue;
+      }
+      if (!task) {
+        this.release();
+        continue;
+      }
+      const running = this.options
+        .run(task)
+        .catch((error: unknown) => runtimeLogger().error(`${kind} task could not be answered: ${(error as Error).message ?? String(error)}`))
+        .finally(() => {
+          this.running.delete(running);
+          this.release();
+        });
+      this.running.add(running);
+    }
+  }
+
+  /** Takes a slot; false when the pollers stopped while waiting for one. */
+  private async slot(): Promise<boolean> {
+    while (this.free === 0) {
+      if (this.stopping.signal.aborted) return false;
+      await new Promise<void>((wake) => this.slotWaiters.push(wake));
+    }
+    if (this.stopping.signal.aborted) return false;
+    this.free--;
+    return true;
+  }
+
+  private release(): void {
+    this.free++;
+    this.slotWaiters.shift()?.();
+  }
+}
