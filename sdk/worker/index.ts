@@ -1,11 +1,13 @@
 /**
- * `logbook/worker`: the worker API of Temporal's `@temporalio/worker`. A worker process connects
- * to the deployment's Kafka cluster (and a gateway for history pages) and runs no engine.
+ * `logbook/worker`: the worker API of Temporal's `@temporalio/worker`. A worker process polls a
+ * gateway's HTTP task endpoints, or reads its task topics on the deployment's Kafka cluster when
+ * given brokers (a gateway still serves history pages), and runs no engine.
  *
  * @example
  * import { NativeConnection, Worker } from 'logbook/worker';
  * import * as activities from './activities.js';
- * const connection = await NativeConnection.connect({ brokers: ['127.0.0.1:9092'], address: '127.0.0.1:8233' });
+ * // Through a gateway (what `npm start` serves); add `brokers: ['127.0.0.1:9092']` to read the task topics instead.
+ * const connection = await NativeConnection.connect({ address: '127.0.0.1:8233' });
  * const worker = await Worker.create({ connection, namespace: 'default', taskQueue: 'orders', workflowsPath: fileURLToPath(new URL('./workflows.ts', import.meta.url)), activities });
  * await worker.run();
  * @module
