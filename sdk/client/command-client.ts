@@ -64,6 +64,13 @@ export class CommandClient implements CommandSender {
     return reply!;
   }
 
+  /** Closes the producer this client opened; the log and the replies listener stay open. */
+  async close(): Promise<void> {
+    const producer = this.producer;
+    this.producer = undefined;
+    await producer?.close();
+  }
+
   /**
    * Writes commands in one request, in order (so they reach their shards together); resolves,
    * once they are written, with a promise of each one's reply as {@link send} gives it.

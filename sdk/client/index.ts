@@ -1,6 +1,7 @@
 /**
- * `logbook/client`: the client API of Temporal's `@temporalio/client`, over a Logbook gateway.
- * A Temporal user moves by changing `@temporalio/client` to `logbook/client`.
+ * `logbook/client`: the client API of Temporal's `@temporalio/client`, over a Logbook gateway or,
+ * with `Connection.connect({ brokers })`, over Kafka itself. A Temporal user moves by changing
+ * `@temporalio/client` to `logbook/client`.
  *
  * Logbook's own clients stay beside it: `WorkflowClient` of `./workflow-client.js` (the gateway
  * client this one is built on, answering outcomes instead of throwing) and `CommandClient` of

@@ -1,3 +1,5 @@
+import type { HistoryEvent } from '../../topics/schemas/history-event/index.js';
+import { historyFromExport } from '../replay/history-export.js';
 import { assertValid, namespaceProblem, optionalIdentifierProblem } from '../../topics/validation/index.js';
 import { gatewayCall, WorkflowClientError } from './gateway-call.js';
 import { checkIdentifier, checkStartTarget, optionalDurationOption, waitOption } from './option-rules.js';
@@ -252,6 +254,13 @@ export class WorkflowClient {
         return (await this.call<{ result: R }>('POST', `${path}/query/${encodeURIComponent(name)}`, { ...run, ...timeout, args })).result;
       },
     };
+  }
+
+  /** The run's history in the lossless form (`?raw=1`), payloads as bytes, ready to replay. */
+  async fetchRawHistory(workflowId: string, runId: string | undefined): Promise<HistoryEvent[]> {
+    checkIdentifier(workflowId, 'workflowId');
+    const exported = await this.call<{ events: unknown[] }>('GET', `/${encodeURIComponent(workflowId)}/history?raw=1${runId ? `&runId=${encodeURIComponent(runId)}` : ''}`);
+    return historyFromExport(exported);
   }
 
   /**

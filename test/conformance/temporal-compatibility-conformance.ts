@@ -33,7 +33,7 @@ import { startScheduleWorker } from '../../gateway/schedules/schedule-worker.js'
 import * as activities from '../workflows/temporal-compatible-activities.js';
 import { addItem, approval, approve, approvedAsync, continueThenWait, itemAt, retier, scoreKey, charge, countdown, greet, inspect, rejectOrder, stage, waitForever } from '../workflows/temporal-compatible.js';
 import { startTestEngine, type TestEngine } from '../support/test-engine.js';
-import { uniqueName, waitFor } from '../support/test-env.js';
+import { kafkaBrokers, uniqueName, waitFor } from '../support/test-env.js';
 import { addressOf, serveGateway } from '../support/http-gateway.js';
 
 /**
@@ -45,14 +45,21 @@ import { addressOf, serveGateway } from '../support/http-gateway.js';
 const WORKFLOWS = fileURLToPath(new URL('../workflows/temporal-compatible.ts', import.meta.url));
 const CHANGED_WORKFLOWS = fileURLToPath(new URL('../workflows/temporal-compatible-changed.ts', import.meta.url));
 
-/**
- * Registers the Temporal-compatibility tests for one backend, with the workers on one task path:
- * the task topics, or the gateway's HTTP task endpoints (`NativeConnection.connect({ address })`).
- */
-export function temporalCompatibilityConformance(backend: 'kafka' | 'embedded', taskPath: 'task-topics' | 'http' = 'task-topics'): void {
+/** Which doors the suite's worker and client use. */
+export interface CompatibilityPaths {
+  /** The workers' tasks: the task topics (default), or the gateway's HTTP task endpoints (`NativeConnection.connect({ address })`). */
+  readonly taskPath?: 'task-topics' | 'http';
+  /** The client's calls: the gateway (default), or the log itself (`Connection.connect({ brokers })`; reads still through the gateway). */
+  readonly clientPath?: 'gateway' | 'log';
+}
+
+/** Registers the Temporal-compatibility tests for one backend, with the worker and the client on the given paths. */
+export function temporalCompatibilityConformance(backend: 'kafka' | 'embedded', paths: CompatibilityPaths = {}): void {
+  const { taskPath = 'task-topics', clientPath = 'gateway' } = paths;
   let t: TestEngine;
   let server: Server;
   let client: Client;
+  let clientConnection: Connection;
   const taskQueue = uniqueName('temporal-compatible');
 
   let worker: Worker;
@@ -73,14 +80,18 @@ export function temporalCompatibilityConformance(backend: 'kafka' | 'embedded', 
     running = worker.run();
     scheduler = await startScheduleWorker(t.engine);
     // Temporal's form of an address: host:port, no scheme.
-    const connection = await Connection.connect({ address: addressOf(server).replace('http://', '') });
-    client = new Client({ connection, namespace: 'default' });
+    const address = addressOf(server).replace('http://', '');
+    if (clientPath === 'gateway') clientConnection = await Connection.connect({ address });
+    else if (backend === 'kafka') clientConnection = await Connection.connect({ brokers: kafkaBrokers(), prefix: t.engine.catalog.prefix, address });
+    else clientConnection = await Connection.fromLog(t.engine.log, t.engine.catalog, { address });
+    client = new Client({ connection: clientConnection, namespace: 'default' });
   });
   after(async () => {
     worker.shutdown();
     await running;
     await scheduler.stop(1_000);
     await workerConnection.close();
+    await clientConnection.close();
     Runtime.install({ logger: new DefaultLogger('INFO') });
     server.closeAllConnections();
     server.close();

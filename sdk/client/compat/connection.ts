@@ -1,21 +1,50 @@
 /**
  * `Connection` of `logbook/client`: where a {@link Client} sends its calls — a Logbook gateway's
- * HTTP API, given as Temporal users give a frontend address (`host:port`) or as a URL.
+ * HTTP API, given as Temporal users give a frontend address (`host:port`) or as a URL, or, with
+ * `brokers`, the deployment's Kafka cluster itself (reads still go through the gateway).
  * @module
  */
+import { defaultClientId } from '../../../topics/log/client-id.js';
+import type { KafkaSecurity } from '../../../topics/log/kafka-security.js';
+import type { Log } from '../../../topics/log/log.js';
+import { DeploymentUnreachableError, openDeployment } from '../../../topics/deployment.js';
+import type { TopicCatalog } from '../../../topics/catalog.js';
+import { defaultDataConverter, type DataConverter } from '../../../topics/payload/index.js';
+import { ReplyListener } from '../../../topics/replies/reply-listener.js';
+import { SingleObjectSerde, type Serde } from '../../../topics/serde/index.js';
+import { CommandClient } from '../command-client.js';
+import { gatewayRunLocator } from '../query-target.js';
+import { WorkflowClient as GatewayWorkflowClient } from '../workflow-client.js';
+import { KafkaWorkflowService } from './kafka-workflow-service.js';
+import type { WorkflowService } from './workflow-service.js';
 
 /** The gateway's address when none is given: what `npm start` serves. */
 export const DEFAULT_GATEWAY_ADDRESS = '127.0.0.1:8233';
 
-/** Options of {@link Connection.connect} (Temporal's `ConnectionOptions`, the parts that apply). */
+/** Options of {@link Connection.connect} (Temporal's `ConnectionOptions`, the parts that apply, and Kafka's). */
 export interface ConnectionOptions {
   /** `host:port` or `http(s)://host:port` of a gateway; default `127.0.0.1:8233`. */
   readonly address?: string;
-  /** How long `connect` waits for the gateway to answer, ms; default 10 s. */
+  /** How long `connect` waits for the gateway (or the brokers) to answer, ms; default 10 s. */
   readonly connectTimeout?: number;
+  /**
+   * Kafka bootstrap brokers (`host:port`): the client writes its commands to the deployment's
+   * command topic and reads the engine's answers from the replies topic, with no gateway between
+   * (for services next to Kafka). Describe, list, count, history and queries still read through the
+   * gateway at `address`, which is not checked at connect.
+   */
+  readonly brokers?: readonly string[];
+  /** With `brokers`: the deployment's topic prefix; default `logbook`. */
+  readonly prefix?: string;
+  /** With `brokers`: SASL and TLS, as the engine's. */
+  readonly security?: KafkaSecurity;
+  /** With `brokers`: the serde of the deployment's records; default the single-object encoding. */
+  readonly serde?: Serde;
+  /** With `brokers`: the data converter of payloads; default JSON. */
+  readonly dataConverter?: DataConverter;
 }
 
-/** The gateway could not be reached (or answered that it is not a Logbook gateway). */
+/** The gateway (or the brokers) could not be reached, or answered that it is not a Logbook deployment. */
 export class ConnectionError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
@@ -23,31 +52,50 @@ export class ConnectionError extends Error {
   }
 }
 
+/** What a Kafka connection holds open: the command client and its reply listener. */
+interface KafkaPath {
+  readonly commands: CommandClient;
+  close(): Promise<void>;
+}
+
 /**
- * A connection to a Logbook gateway. HTTP holds nothing open between calls, so a connection is
- * its address; {@link Connection.connect} checks once that a gateway answers there, so a wrong
- * address fails at start-up instead of at the first start.
+ * A connection to a Logbook deployment. Through a gateway it is its address (HTTP holds nothing
+ * open between calls); {@link Connection.connect} checks once that a gateway answers there, so a
+ * wrong address fails at start-up instead of at the first start. With brokers it holds a Kafka
+ * producer and the replies listener until {@link close}.
  */
 export class Connection {
   private constructor(
     /** The gateway's base URL, e.g. `http://127.0.0.1:8233`. */
     readonly baseUrl: string,
+    private readonly kafka: KafkaPath | null,
   ) {}
 
   /**
-   * Connects to a gateway and checks that it answers.
-   * @throws ConnectionError naming the address and why (refused, timed out, not a gateway)
+   * Connects to a gateway and checks that it answers, or, given `brokers`, to the deployment's
+   * Kafka cluster and checks that it holds the prefix's topics.
+   * @throws ConnectionError naming the address or brokers and why (refused, timed out, not a gateway, no deployment)
    * @throws TypeError for an address that is not `host:port` or an http(s) URL
    */
   static async connect(options: ConnectionOptions = {}): Promise<Connection> {
+    if (options.brokers) return Connection.overKafka(options);
     const connection = Connection.lazy(options);
     await connection.ensureConnected(options.connectTimeout ?? 10_000);
     return connection;
   }
 
-  /** A connection that is not checked until its first call (Temporal's `Connection.lazy`). */
-  static lazy(options: ConnectionOptions = {}): Connection {
-    return new Connection(gatewayUrl(options.address ?? DEFAULT_GATEWAY_ADDRESS));
+  /** A gateway connection that is not checked until its first call (Temporal's `Connection.lazy`). */
+  static lazy(options: Pick<ConnectionOptions, 'address'> = {}): Connection {
+    return new Connection(gatewayUrl(options.address ?? DEFAULT_GATEWAY_ADDRESS), null);
+  }
+
+  /**
+   * A Kafka connection over a log someone else holds (an engine in the same process, as tests and
+   * embedded deployments run it); closing the connection leaves the log open.
+   */
+  static async fromLog(log: Log, catalog: TopicCatalog, options: Pick<ConnectionOptions, 'address' | 'serde' | 'dataConverter'> = {}): Promise<Connection> {
+    const baseUrl = gatewayUrl(options.address ?? DEFAULT_GATEWAY_ADDRESS);
+    return new Connection(baseUrl, await kafkaPath(log, catalog, baseUrl, options, async () => undefined));
   }
 
   /**
@@ -65,8 +113,51 @@ export class Connection {
     if (!response.ok) throw new ConnectionError(`${this.baseUrl}/healthz answered HTTP ${response.status}: is this a Logbook gateway?`);
   }
 
-  /** Nothing to release (HTTP keeps no session); here so Temporal code that closes its connection runs. */
-  async close(): Promise<void> {}
+  /** The workflow calls of one namespace, over Kafka when the connection has brokers, else over the gateway. */
+  workflowService(namespace: string): WorkflowService {
+    const gateway = new GatewayWorkflowClient({ address: this.baseUrl, namespace });
+    return this.kafka ? new KafkaWorkflowService(this.kafka.commands, namespace, gateway) : gateway;
+  }
+
+  /** Releases what the connection holds open (the Kafka clients); a gateway connection holds nothing. */
+  async close(): Promise<void> {
+    await this.kafka?.close();
+  }
+
+  private static async overKafka(options: ConnectionOptions): Promise<Connection> {
+    const baseUrl = gatewayUrl(options.address ?? DEFAULT_GATEWAY_ADDRESS);
+    const brokers = options.brokers!;
+    let opened: Awaited<ReturnType<typeof openDeployment>>;
+    try {
+      opened = await openDeployment({ brokers, clientId: defaultClientId('client'), ...(options.prefix ? { prefix: options.prefix } : {}), ...(options.security ? { security: options.security } : {}) });
+    } catch (error) {
+      if (!(error instanceof DeploymentUnreachableError)) throw error;
+      throw new ConnectionError(`${error.message}\nA client given brokers writes to the deployment's topics; to go through a gateway instead, leave brokers out and pass its address.`, { cause: error });
+    }
+    const { log, catalog } = opened;
+    try {
+      return new Connection(baseUrl, await kafkaPath(log, catalog, baseUrl, options, () => log.close()));
+    } catch (error) {
+      await log.close().catch(() => undefined);
+      throw error;
+    }
+  }
+}
+
+/** Starts the replies listener and the command client of a Kafka connection; `closeLog` runs on close. */
+async function kafkaPath(log: Log, catalog: TopicCatalog, baseUrl: string, options: Pick<ConnectionOptions, 'serde' | 'dataConverter'>, closeLog: () => Promise<void>): Promise<KafkaPath> {
+  const serde = options.serde ?? new SingleObjectSerde();
+  const replies = new ReplyListener(log, catalog, serde);
+  await replies.start();
+  const commands = new CommandClient(log, catalog, serde, replies, options.dataConverter ?? defaultDataConverter, { identity: 'logbook-client', locateRun: gatewayRunLocator(baseUrl) });
+  return {
+    commands,
+    async close() {
+      await replies.stop();
+      await commands.close();
+      await closeLog();
+    },
+  };
 }
 
 /** `host:port` or an http(s) URL as a base URL without a trailing slash. */

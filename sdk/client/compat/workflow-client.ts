@@ -10,7 +10,8 @@ import type { RetryOptions } from '../../workflow/activities.js';
 import { searchAttributesOfPairs, TypedSearchAttributes, type SearchAttributePair } from '../../common/typed-search-attributes.js';
 import { enginePolicies, type WorkflowIdConflictPolicy, type WorkflowIdReusePolicy } from '../../common/workflow-id-policies.js';
 import { WorkflowClientError } from '../gateway-call.js';
-import { WorkflowClient as GatewayWorkflowClient, type ClientStartOptions } from '../workflow-client.js';
+import type { ClientStartOptions } from '../workflow-client.js';
+import type { WorkflowService } from './workflow-service.js';
 import type { WorkflowUpdateHandle } from '../workflow-updates.js';
 import type { Connection } from './connection.js';
 import { executionInfoOf, typedSearchAttributesAtStart, type TypedSearchAttribute, type WorkflowExecutionInfo } from './workflow-descriptions.js';
@@ -77,13 +78,13 @@ export class WithStartWorkflowOperation<T extends Workflow = Workflow> {
   }
 }
 
-/** Temporal's `WorkflowClient`, over a gateway (reached through `client.workflow`). */
+/** Temporal's `WorkflowClient`, over a gateway or Kafka (reached through `client.workflow`). */
 export class WorkflowClient {
-  private readonly gateway: GatewayWorkflowClient;
+  private readonly gateway: WorkflowService;
   private readonly aroundResultWait: ResultWaitWrapper | undefined;
 
   constructor(options: { connection: Connection; namespace?: string; aroundResultWait?: ResultWaitWrapper }) {
-    this.gateway = new GatewayWorkflowClient({ address: options.connection.baseUrl, namespace: options.namespace ?? 'default' });
+    this.gateway = options.connection.workflowService(options.namespace ?? 'default');
     this.aroundResultWait = options.aroundResultWait;
   }
 

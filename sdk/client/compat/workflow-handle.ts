@@ -5,10 +5,10 @@
  * @module
  */
 import { setTimeout as delay } from 'node:timers/promises';
-import { gatewayCall, WorkflowClientError } from '../gateway-call.js';
+import { WorkflowClientError } from '../gateway-call.js';
 import type { HistoryEvent } from '../../../topics/schemas/history-event/index.js';
-import { historyFromExport } from '../../replay/history-export.js';
-import type { WorkflowClient as GatewayWorkflowClient, WorkflowHandle as GatewayHandle, WorkflowOutcome } from '../workflow-client.js';
+import type { WorkflowHandle as GatewayHandle, WorkflowOutcome } from '../workflow-client.js';
+import type { WorkflowService } from './workflow-service.js';
 import type { UpdateOptions, WorkflowUpdateHandle } from '../workflow-updates.js';
 import type { QueryDefinition } from '../../workflow/queries.js';
 import type { SignalDefinition } from '../../workflow/signals.js';
@@ -75,9 +75,9 @@ export interface WorkflowHandle<T extends Workflow = Workflow> {
 /** Wraps each wait of `result()` (see `ClientOptions.aroundResultWait`). */
 export type ResultWaitWrapper = <R>(wait: () => Promise<R>) => Promise<R>;
 
-/** A handle made from the gateway client's handle on the same run. */
+/** A handle made from the service's handle on the same run. */
 export function compatibleHandle<T extends Workflow>(
-  gateway: GatewayWorkflowClient,
+  gateway: WorkflowService,
   aroundResultWait: ResultWaitWrapper | undefined,
   workflowId: string,
   runId: string | undefined,
@@ -114,7 +114,7 @@ export function compatibleHandle<T extends Workflow>(
       const described = (await notFound(inner.describe())) as { executionInfo: Parameters<typeof executionInfoOf>[0]; memo?: unknown; searchAttributes?: Parameters<typeof executionInfoOf>[1]['searchAttributes'] };
       return executionInfoOf(described.executionInfo, { memo: described.memo, searchAttributes: described.searchAttributes }, described);
     },
-    fetchHistory: async () => ({ events: await notFound(rawHistory(gateway, workflowId, runId)) }),
+    fetchHistory: async () => ({ events: await notFound(gateway.fetchRawHistory(workflowId, runId)) }),
   };
 }
 
@@ -150,10 +150,4 @@ export function translated(error: unknown, workflowId: string, runId: string | u
     return new WorkflowNotFoundError(error.message, workflowId, runId);
   }
   return error;
-}
-
-/** The run's history in the lossless form (`?raw=1`), bytes restored. */
-async function rawHistory(gateway: GatewayWorkflowClient, workflowId: string, runId: string | undefined): Promise<HistoryEvent[]> {
-  const exported = await gatewayCall<{ events: unknown[] }>('GET', `${gateway.workflowsUrl}/${encodeURIComponent(workflowId)}/history?raw=1${runId ? `&runId=${encodeURIComponent(runId)}` : ''}`);
-  return historyFromExport(exported);
 }

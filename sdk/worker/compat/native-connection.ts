@@ -6,13 +6,11 @@
  * and no engine runs in the worker's process.
  * @module
  */
-import { topicCatalog } from '../../../topics/catalog.js';
 import { defaultClientId } from '../../../topics/log/client-id.js';
 import type { KafkaSecurity } from '../../../topics/log/kafka-security.js';
 import type { Log } from '../../../topics/log/log.js';
-import { checkLogLocation, openLog } from '../../../topics/log/open-log.js';
+import { DeploymentUnreachableError, openDeployment } from '../../../topics/deployment.js';
 import { defaultDataConverter, type DataConverter } from '../../../topics/payload/index.js';
-import { resolveReplication } from '../../../topics/replication.js';
 import { SingleObjectSerde, type Serde } from '../../../topics/serde/index.js';
 import { gatewayHistoryFetcher } from '../gateway-history-fetcher.js';
 import type { WorkerConnection } from '../worker-connection.js';
@@ -88,34 +86,21 @@ export class NativeConnection {
     const taskPath = options.taskPath ?? (brokers ? 'kafka' : 'gateway');
     if (taskPath === 'gateway') return NativeConnection.throughGateway(gateways, options);
     if (!brokers) throw new NativeConnectionError(`taskPath 'kafka' needs brokers: pass them, or set LOGBOOK_KAFKA_BROKERS`);
-    const prefix = options.prefix ?? 'logbook';
-    const location = { kind: 'kafka' as const, brokers, clientId: defaultClientId('worker'), ...(options.security ? { security: options.security } : {}) };
+    let opened: Awaited<ReturnType<typeof openDeployment>>;
     try {
-      await checkLogLocation(location);
+      opened = await openDeployment({ brokers, clientId: defaultClientId('worker'), ...(options.prefix ? { prefix: options.prefix } : {}), ...(options.security ? { security: options.security } : {}) });
     } catch (error) {
+      if (!(error instanceof DeploymentUnreachableError)) throw error;
+      if (error.noDeployment) throw new NativeConnectionError(error.message, { cause: error });
       // Temporal users start a dev server and a worker next to it: say what a worker process needs here.
       throw new NativeConnectionError(
-        `${(error as Error).message}\nA worker process given brokers (the option, or LOGBOOK_KAFKA_BROKERS) reaches the engine through them. ` +
+        `${error.message}\nA worker process given brokers (the option, or LOGBOOK_KAFKA_BROKERS) reaches the engine through them. ` +
           'To work through a gateway instead (a dev server on its embedded backend), leave brokers out and pass its address.',
         { cause: error },
       );
     }
-    const log = await openLog(location);
-    try {
-      const commands = `${prefix}.commands`;
-      const described = (await log.admin.describeTopics([commands])).get(commands);
-      if (!described) {
-        throw new NativeConnectionError(`no Logbook deployment with topic prefix '${prefix}' on ${brokers.join(',')}: topic ${commands} does not exist (start an engine first, or pass the prefix it uses)`);
-      }
-      // The task topics a worker creates get the replication the engine would give them.
-      const replication = await resolveReplication(log.admin);
-      const catalog = topicCatalog({ prefix, shards: described.partitions, replicationFactor: replication.replicationFactor, minInsyncReplicas: replication.minInsyncReplicas });
-      const connection = { log, catalog, serde: options.serde ?? new SingleObjectSerde(), dataConverter: options.dataConverter ?? defaultDataConverter };
-      return new NativeConnection(connection, gatewayHistoryFetcher(gateways), log);
-    } catch (error) {
-      await log.close().catch(() => undefined);
-      throw error;
-    }
+    const connection = { ...opened, serde: options.serde ?? new SingleObjectSerde(), dataConverter: options.dataConverter ?? defaultDataConverter };
+    return new NativeConnection(connection, gatewayHistoryFetcher(gateways), opened.log);
   }
 
   /** Checks that a gateway answers, then connects the workers to its HTTP task endpoints. */
