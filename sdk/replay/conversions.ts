@@ -135,6 +135,8 @@ export function toWorkflowCommand(command: Exclude<SandboxCommand, { type: 'Sche
       return { type: 'CancelWorkflowExecution', details: null };
     case 'UpsertWorkflowSearchAttributes':
       return { type: 'UpsertWorkflowSearchAttributes', searchAttributes: copyIntoRealm(command.searchAttributes) };
+    case 'ModifyWorkflowProperties':
+      return { type: 'ModifyWorkflowProperties', upsertedMemo: command.upsertedMemo as Record<string, Payload> };
     case 'SetPatchMarker':
       return patchMarkerCommand({ patchId: String(command.patchId), deprecated: Boolean(command.deprecated) });
     case 'UpdateAcceptance':

@@ -304,6 +304,8 @@ export class HistoryBuilder {
         return { type: 'MarkerRecorded', markerName: command.markerName, details: command.details, header: command.header, failure: command.failure, workflowTaskCompletedEventId: c };
       case 'UpsertWorkflowSearchAttributes':
         return { type: 'UpsertWorkflowSearchAttributes', searchAttributes: command.searchAttributes, workflowTaskCompletedEventId: c };
+      case 'ModifyWorkflowProperties':
+        return { type: 'WorkflowPropertiesModified', upsertedMemo: command.upsertedMemo, workflowTaskCompletedEventId: c };
       case 'ContinueAsNewWorkflowExecution':
         return {
           type: 'WorkflowExecutionContinuedAsNew', newExecutionRunId: '00000000-0000-4000-8000-000000000002', workflowType: command.workflowType,
@@ -314,7 +316,7 @@ export class HistoryBuilder {
       case 'ProtocolMessage':
         return this.#updateEvent(command);
       default:
-        throw new Error(`HistoryBuilder does not record ${command.type} commands`);
+        throw new Error(`HistoryBuilder does not record ${(command as { type: string }).type} commands`);
     }
   }
 

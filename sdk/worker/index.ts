@@ -13,7 +13,7 @@
  * @module
  */
 export { NativeConnection, NativeConnectionError, type NativeConnectionOptions } from './compat/native-connection.js';
-export { bundleWorkflowCode, Worker, type ReplayableHistory, type State, type WorkerOptions } from './compat/worker.js';
+export { bundleWorkflowCode, Worker, type HistoryAndWorkflowId, type ReplayableHistory, type ReplayResult, type ReplayWorkerOptions, type State, type WorkerOptions } from './compat/worker.js';
 export { Runtime, type RuntimeOptions } from './compat/runtime.js';
 export { DefaultLogger, type LogEntry, type Logger, type LogLevel, type LogMetadata } from '../common/logger.js';
 export { gatewayHistoryFetcher } from './gateway-history-fetcher.js';

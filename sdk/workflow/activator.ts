@@ -100,8 +100,16 @@ export class Activator {
   /** Child workflows started and not yet ended (or given up by a cancellation). */
   readonly children = new Map<number, PendingChild>();
   readonly signalHandlers = new Map<string, SignalHandler>();
+  /** `setDefaultSignalHandler`: gets the signals no handler of their own takes, with their names. */
+  defaultSignalHandler: ((signalName: string, ...args: unknown[]) => void | Promise<void>) | undefined;
   readonly bufferedSignals: { signalName: string; args: unknown[] }[] = [];
   readonly queryHandlers = new Map<string, QueryHandler>();
+  /** `setDefaultQueryHandler`: answers the queries no handler of their own takes, with their names. */
+  defaultQueryHandler: ((queryName: string, ...args: unknown[]) => unknown) | undefined;
+  /** Signal and update handlers started and not yet settled (`allHandlersFinished`). */
+  runningHandlers = 0;
+  /** The run's memo as the workflow sees it: the start's, with its `upsertMemo` calls merged in. */
+  memo: Record<string, unknown>;
   readonly updateHandlers = new Map<string, UpdateHandlerEntry>();
   /** Updates delivered before their handler was set (see `updates.ts`). */
   readonly bufferedUpdates: UpdateJob[] = [];
@@ -123,6 +131,7 @@ export class Activator {
     this.host = host;
     this.info = host.info;
     this.searchAttributes = { ...(host.info.searchAttributes ?? {}) };
+    this.memo = { ...host.info.memo };
     this.now = host.info.startTimeMs;
     const prng = createPrng(host.prngSeed);
     // A draw during a query would shift every later draw of the run: refused, like commands.
@@ -267,6 +276,8 @@ export class Activator {
     this.children.clear();
     this.signalHandlers.clear();
     this.updateHandlers.clear();
+    this.defaultSignalHandler = undefined;
+    this.defaultQueryHandler = undefined;
     this.#closed = true;
   }
 
@@ -303,7 +314,13 @@ export class Activator {
 
   /** Runs a signal handler in the root scope; its failure is handled like the workflow's. */
   invokeSignalHandler(handler: SignalHandler, args: unknown[]): void {
-    this.rootScope.run(async () => handler(...args)).catch((err: unknown) => this.handleWorkflowError(err));
+    this.trackHandler(this.rootScope.run(async () => handler(...args))).catch((err: unknown) => this.handleWorkflowError(err));
+  }
+
+  /** Counts a signal or update handler as running until `settles` does (`allHandlersFinished`). */
+  trackHandler<T>(settles: Promise<T>): Promise<T> {
+    this.runningHandlers++;
+    return settles.finally(() => void this.runningHandlers--);
   }
 
   #apply(job: ActivationJob): void {
@@ -329,8 +346,10 @@ export class Activator {
       }
       case 'signal': {
         const handler = this.signalHandlers.get(job.signalName);
-        if (handler === undefined) this.bufferedSignals.push({ signalName: job.signalName, args: job.args });
-        else this.invokeSignalHandler(handler, job.args);
+        const fallback = this.defaultSignalHandler;
+        if (handler !== undefined) this.invokeSignalHandler(handler, job.args);
+        else if (fallback !== undefined) this.invokeSignalHandler((...args) => fallback(job.signalName, ...args), job.args);
+        else this.bufferedSignals.push({ signalName: job.signalName, args: job.args });
         return;
       }
       case 'resolveExternal': {

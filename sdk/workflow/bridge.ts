@@ -235,6 +235,8 @@ export type SandboxCommand =
   | { type: 'FailWorkflowExecution'; failure: FailureInfo }
   | { type: 'CancelWorkflowExecution' }
   | { type: 'UpsertWorkflowSearchAttributes'; searchAttributes: SearchAttributes }
+  /** `upsertMemo`; the values are encoded payloads. */
+  | { type: 'ModifyWorkflowProperties'; upsertedMemo: Record<string, unknown> }
   /** `patched` / `deprecatePatch`: the host records it as the SDK's patch marker. */
   | { type: 'SetPatchMarker'; patchId: string; deprecated: boolean }
   /** Run local activity `seq` in the worker during this task (never sent to the engine; its outcome is recorded as a marker). */

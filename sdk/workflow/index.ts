@@ -68,6 +68,9 @@ export type { SignalDefinition } from './signals.js';
 export { defineUpdate, type UpdateDefinition, type UpdateHandlerOptions } from './updates.js';
 export { deprecatePatch, patched } from './patching.js';
 export { sideEffect } from './side-effect.js';
+export { Trigger } from './trigger.js';
+export { setDefaultSignalHandler } from './signals.js';
+export { setDefaultQueryHandler } from './queries.js';
 export { describeFailure, REQUIRES_INTERVENTION, Saga, type CompensationFailure, type CompensationReport, type SagaOptions } from './saga.js';
 export { ContinueAsNew, continueAsNew, makeContinueAsNewFunc, type ContinueAsNewOptions } from './continue-as-new.js';
 export { getExternalWorkflowHandle, type ExternalWorkflowHandle } from './external-workflows.js';
@@ -200,7 +203,7 @@ export interface WorkflowInfo {
   readonly firstExecutionRunId: string;
   /** The run this one continues, or undefined for a first run. */
   readonly continuedFromExecutionRunId: string | undefined;
-  /** The memo the run was started with (`memo` in the start options), decoded; `{}` when none. */
+  /** The run's memo, decoded: the start's (`memo` in the start options), with the run's `upsertMemo` calls merged in; `{}` when none. */
   readonly memo: Record<string, unknown>;
   /** A cron run: the result of the last completed run of its chain (Temporal's `lastResult`); undefined if none. */
   readonly lastResult: unknown;
@@ -230,7 +233,7 @@ export interface WorkflowInfo {
  * if (workflowInfo().continueAsNewSuggested) await continueAsNew<typeof poller>(state);
  */
 export function workflowInfo(): WorkflowInfo {
-  const { info, task, searchAttributes } = currentActivator('workflowInfo');
+  const { info, task, searchAttributes, memo } = currentActivator('workflowInfo');
   return {
     workflowId: info.workflowId,
     runId: info.runId,
@@ -242,7 +245,7 @@ export function workflowInfo(): WorkflowInfo {
     firstExecutionRunId: info.firstExecutionRunId,
     continuedFromExecutionRunId: info.continuedFromExecutionRunId ?? undefined,
     // A copy per call, made in the sandbox's realm: the workflow may change it without changing the run's facts.
-    memo: copyIntoRealm(info.memo),
+    memo: copyIntoRealm(memo),
     lastResult: info.lastResult === undefined ? undefined : copyIntoRealm(info.lastResult),
     lastFailure: info.lastFailure ? copyIntoRealm(info.lastFailure) : undefined,
     historyLength: task.historyLength,
@@ -260,6 +263,33 @@ export function workflowInfo(): WorkflowInfo {
  */
 export function uuid4(): string {
   return uuid4From(currentActivator('uuid4').random);
+}
+
+/**
+ * Adds or replaces entries of the run's memo (`ModifyWorkflowProperties`, recorded as
+ * `WorkflowPropertiesModified`): describe and list show the merged memo, and `workflowInfo().memo`
+ * shows it at once. Unlike Temporal, a `null` value is stored as `null` rather than removing the key.
+ * @example
+ * upsertMemo({ stage: 'shipped', parcelId });
+ */
+export function upsertMemo(memo: Readonly<Record<string, unknown>>): void {
+  const activator = currentActivator('upsertMemo');
+  if (memo === null || typeof memo !== 'object' || Array.isArray(memo)) throw new TypeError('upsertMemo takes an object of named values');
+  // Encoded now: what is recorded must not change if the caller mutates the values later.
+  const upsertedMemo = Object.fromEntries(Object.entries(memo).map(([key, value]) => [key, activator.host.encode(value === undefined ? null : value)]));
+  activator.pushCommand({ type: 'ModifyWorkflowProperties', upsertedMemo });
+  activator.memo = { ...activator.memo, ...Object.fromEntries(Object.entries(memo).map(([key, value]) => [key, copyIntoRealm(value === undefined ? null : value)])) };
+}
+
+/**
+ * True when no signal or update handler of the run is still running (Temporal's
+ * `allHandlersFinished`): wait for it before the workflow returns or continues as new, so no
+ * handler's work is cut off.
+ * @example
+ * await condition(allHandlersFinished);
+ */
+export function allHandlersFinished(): boolean {
+  return currentActivator('allHandlersFinished').runningHandlers === 0;
 }
 
 /**

@@ -17,6 +17,15 @@ import { failureInfoFromError } from './failure-info.js';
 import { copyIntoRealm } from './realm-copy.js';
 import { describePendingOperations, STACK_TRACE_QUERY } from './stack-trace.js';
 
+/**
+ * Implementation of the public `setDefaultQueryHandler`: the handler answers every query that has
+ * no handler of its own, with the query's name first (the built-in `__stack_trace` stays built
+ * in); `undefined` removes it.
+ */
+export function setDefaultQueryHandler(handler: ((queryName: string, ...args: unknown[]) => unknown) | undefined): void {
+  currentActivator('setDefaultQueryHandler').defaultQueryHandler = handler;
+}
+
 /** Stable failure codes of a query's answer (`Failure.code`); the gateway maps both to 400. */
 export const QueryFailureCode = {
   /** The run has no handler for the query's name; the message lists the known ones. */
@@ -79,11 +88,12 @@ export class QueryRunner {
     const input = this.#input;
     if (input === null) throw new Error('query() without prepareQuery()');
     this.#input = null;
-    const handler = this.activator.queryHandlers.get(input.queryType);
-    if (handler === undefined && input.queryType === STACK_TRACE_QUERY) {
+    const fallback = this.activator.defaultQueryHandler;
+    if (!this.activator.queryHandlers.has(input.queryType) && input.queryType === STACK_TRACE_QUERY) {
       this.#outcome = { encoded: this.activator.host.encode(describePendingOperations(this.activator)) };
       return;
     }
+    const handler = this.activator.queryHandlers.get(input.queryType) ?? (fallback && ((...args: unknown[]) => fallback(input.queryType, ...args)));
     if (handler === undefined) {
       this.#outcome = { error: this.#unknown(input.queryType) };
       return;

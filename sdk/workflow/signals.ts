@@ -46,3 +46,26 @@ export function setHandler<Args extends unknown[]>(
     activator.invokeSignalHandler(current, entry.args);
   }
 }
+
+/**
+ * Implementation of the public `setDefaultSignalHandler`: the handler gets every signal that has
+ * no handler of its own, with the signal's name first; signals buffered before it was set are
+ * delivered to it now, in arrival order. `undefined` removes it (later signals are buffered again).
+ */
+export function setDefaultSignalHandler(handler: ((signalName: string, ...args: unknown[]) => void | Promise<void>) | undefined): void {
+  const activator = currentActivator('setDefaultSignalHandler');
+  activator.defaultSignalHandler = handler;
+  if (handler === undefined) return;
+  const buffered = activator.bufferedSignals;
+  for (let i = 0; i < buffered.length; ) {
+    const entry = buffered[i]!;
+    // The handler may remove itself, or a specific handler may appear, while the buffer drains.
+    const fallback = activator.defaultSignalHandler;
+    if (activator.signalHandlers.has(entry.signalName) || fallback === undefined) {
+      i++;
+      continue;
+    }
+    buffered.splice(i, 1);
+    activator.invokeSignalHandler((...args) => fallback(entry.signalName, ...args), entry.args);
+  }
+}

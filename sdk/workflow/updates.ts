@@ -120,7 +120,7 @@ function runUpdate(activator: Activator, job: UpdateJob): void {
     return;
   }
   activator.pushUpdateMessage({ type: 'UpdateAcceptance', updateId: job.updateId });
-  activator.rootScope.run(async () => entry.handler(...job.args)).then(
+  activator.trackHandler(activator.rootScope.run(async () => entry.handler(...job.args))).then(
     (value) => {
       try {
         activator.pushUpdateMessage({ type: 'UpdateResponse', updateId: job.updateId, result: activator.host.encode(value), failure: null });

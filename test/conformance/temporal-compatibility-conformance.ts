@@ -31,7 +31,7 @@ import { engineHistoryFetcher } from '../../gateway/engine-history-fetcher.js';
 import { stopTaskBridges } from '../../gateway/task-endpoints/task-bridges.js';
 import { startScheduleWorker } from '../../gateway/schedules/schedule-worker.js';
 import * as activities from '../workflows/temporal-compatible-activities.js';
-import { addItem, approval, approve, approvedAsync, continueThenWait, itemAt, retier, scoreKey, charge, countdown, greet, inspect, rejectOrder, stage, waitForever } from '../workflows/temporal-compatible.js';
+import { addItem, approval, approve, approvedAsync, continueThenWait, generic, itemAt, retier, scoreKey, charge, countdown, greet, inspect, rejectOrder, slowUpdate, stage, waitForever } from '../workflows/temporal-compatible.js';
 import { startTestEngine, type TestEngine } from '../support/test-engine.js';
 import { kafkaBrokers, uniqueName, waitFor } from '../support/test-env.js';
 import { addressOf, serveGateway } from '../support/http-gateway.js';
@@ -385,6 +385,46 @@ export function temporalCompatibilityConformance(backend: 'kafka' | 'embedded', 
     assert.equal(history.events[0]?.attributes.type, 'WorkflowExecutionStarted');
     await Worker.runReplayHistory({ workflowsPath: WORKFLOWS }, history);
     await assert.rejects(Worker.runReplayHistory({ workflowsPath: CHANGED_WORKFLOWS }, history), (e: unknown) => e instanceof DeterminismViolationError && /does not replay/.test(e.message));
+  });
+
+  test('default signal and query handlers take any name, upsertMemo shows in workflowInfo() and describe, a Trigger wakes the workflow, and allHandlersFinished lets a running update finish first', async () => {
+    const handle = await client.workflow.start(generic, { taskQueue, workflowId: uniqueName('generic'), memo: { origin: 'test' } });
+    await handle.signal('hello', 1, 'two');
+    assert.deepEqual(await handle.query('anything', 'x'), { name: 'anything', args: ['x'], received: 1, memo: { origin: 'test', stage: 'waiting' } });
+    assert.equal((await handle.describe()).memo?.stage, 'waiting');
+    const update = await handle.startUpdate(slowUpdate, { args: [400], waitForStage: WorkflowUpdateStage.ACCEPTED });
+    await handle.signal('finish', 'ada');
+    const outcome = await handle.result();
+    assert.deepEqual(outcome, { received: ['hello:[1,"two"]', 'finish:["ada"]'], memo: { origin: 'test', stage: 'finished by ada' }, updateFinished: true });
+    assert.equal(await update.result(), 'slept');
+    assert.deepEqual((await handle.describe()).memo, { origin: 'test', stage: 'finished by ada' });
+  });
+
+  test('a Trigger rejects with CancelledFailure when its scope is cancelled: cancelling the run that awaits it cancels the run', async () => {
+    const handle = await client.workflow.start(generic, { taskQueue, workflowId: uniqueName('generic-cancelled') });
+    await handle.signal('hello');
+    await handle.cancel();
+    const error = await handle.result().catch((e: unknown) => e);
+    assert.ok(error instanceof WorkflowFailedError && error.cause instanceof CancelledFailure, `got ${String(error)}`);
+  });
+
+  test('Worker.runReplayHistories replays many histories and yields a result per run: none fails with the code that made them, the changed code fails the run it no longer replays', async () => {
+    const charged = await client.workflow.start(charge, { taskQueue, workflowId: uniqueName('replayed'), args: ['visa'] });
+    const greeted = await client.workflow.start(greet, { taskQueue, workflowId: uniqueName('replayed'), args: ['replay'] });
+    await Promise.all([charged.result(), greeted.result()]);
+    const histories = [
+      { workflowId: charged.workflowId, history: await charged.fetchHistory() },
+      { workflowId: greeted.workflowId, history: await greeted.fetchHistory() },
+    ];
+    const same = [];
+    for await (const result of Worker.runReplayHistories({ workflowsPath: WORKFLOWS }, histories)) same.push(result);
+    assert.deepEqual(same.map((r) => [r.workflowId, r.error]), [[charged.workflowId, undefined], [greeted.workflowId, undefined]]);
+    const changed = [];
+    for await (const result of Worker.runReplayHistories({ workflowsPath: CHANGED_WORKFLOWS }, histories)) changed.push(result);
+    assert.ok(changed[0]?.error instanceof DeterminismViolationError, `got ${String(changed[0]?.error)}`);
+    assert.equal(changed[0]?.runId, charged.firstExecutionRunId);
+    // The changed module no longer has `greet` at all: that run's result says so.
+    assert.ok(changed[1]?.error instanceof Error && /greet/.test(changed[1].error.message), `got ${String(changed[1]?.error)}`);
   });
 
   test('a handle on an unknown workflow throws WorkflowNotFoundError; a gateway that is not there is a ConnectionError naming the address', async () => {

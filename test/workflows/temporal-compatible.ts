@@ -4,7 +4,10 @@
  * @module
  */
 import { ApplicationFailure } from 'logbook/common';
-import { ActivityCancellationType, condition, continueAsNew, defineQuery, defineSearchAttributeKey, defineSignal, defineUpdate, log, proxyActivities, SearchAttributeType, setHandler, upsertSearchAttributes, workflowInfo } from 'logbook/workflow';
+import {
+  ActivityCancellationType, allHandlersFinished, condition, continueAsNew, defineQuery, defineSearchAttributeKey, defineSignal, defineUpdate, log, proxyActivities, SearchAttributeType,
+  setDefaultQueryHandler, setDefaultSignalHandler, setHandler, sleep, Trigger, upsertMemo, upsertSearchAttributes, workflowInfo,
+} from 'logbook/workflow';
 import type * as activities from './temporal-compatible-activities.js';
 
 const { chargeCard, describeActivity } = proxyActivities<typeof activities>({ startToCloseTimeout: '10s', retry: { maximumAttempts: 1 } });
@@ -100,4 +103,38 @@ export async function continueThenWait(round: number): Promise<string> {
   setHandler(approve, (who) => void (approver = who));
   await condition(() => approver !== undefined);
   return approver!;
+}
+
+export const slowUpdate = defineUpdate<string, [ms: number]>('slowUpdate');
+
+/** What {@link generic} returns. */
+export interface GenericOutcome {
+  readonly received: string[];
+  readonly memo: Record<string, unknown>;
+  readonly updateFinished: boolean;
+}
+
+/**
+ * Takes any signal and query through the default handlers, records its stage in the memo, waits
+ * on a Trigger the `finish` signal resolves, and returns only once every handler has finished.
+ */
+export async function generic(): Promise<GenericOutcome> {
+  const received: string[] = [];
+  const finished = new Trigger<string>();
+  let updateFinished = false;
+  setDefaultSignalHandler((name, ...args) => {
+    received.push(`${name}:${JSON.stringify(args)}`);
+    if (name === 'finish') finished.resolve(String(args[0]));
+  });
+  setDefaultQueryHandler((name, ...args) => ({ name, args, received: received.length, memo: workflowInfo().memo }));
+  setHandler(slowUpdate, async (ms) => {
+    await sleep(ms);
+    updateFinished = true;
+    return 'slept';
+  });
+  upsertMemo({ stage: 'waiting' });
+  const by = await finished;
+  upsertMemo({ stage: `finished by ${by}` });
+  await condition(allHandlersFinished);
+  return { received, memo: workflowInfo().memo, updateFinished };
 }

@@ -78,6 +78,33 @@ export async function bundleWorkflowCode(options: { readonly workflowsPath: stri
 /** A history to replay: `{ events }` as `handle.fetchHistory()` gives it, a raw export (`GET …/history?raw=1`), or the events. */
 export type ReplayableHistory = { readonly events: readonly unknown[] } | readonly unknown[];
 
+/** The workflow code a replay runs: a module, or a bundle built before. */
+export type ReplayWorkerOptions = { workflowsPath: string } | { workflowBundle: { readonly code: string } | { readonly codePath: string } };
+
+/** One history for {@link Worker.runReplayHistories} (Temporal's `HistoryAndWorkflowId`). */
+export interface HistoryAndWorkflowId {
+  readonly workflowId: string;
+  readonly history: ReplayableHistory;
+}
+
+/** How one history replayed (Temporal's `ReplayResult`): no `error` when it did. */
+export interface ReplayResult {
+  readonly workflowId: string;
+  readonly runId: string;
+  readonly error?: Error;
+}
+
+async function replayBundle(options: ReplayWorkerOptions): Promise<WorkflowBundle> {
+  return 'workflowsPath' in options ? bundleCode({ workflowsPath: options.workflowsPath }) : bundleOf(options.workflowBundle);
+}
+
+/** A failed replay as the error Temporal's replay API gives: `DeterminismViolationError` for a changed path. */
+function replayError(result: { workflowType: string; workflowId: string; runId: string; error?: unknown }): Error {
+  const error = result.error;
+  if (error instanceof NonDeterminismError) return new DeterminismViolationError(`${result.workflowType} ${result.workflowId} (run ${result.runId}) does not replay: ${error.message}`);
+  return error instanceof Error ? error : new Error(String(error));
+}
+
 /** A worker for one task queue: workflows, activities or both. */
 export class Worker {
   /**
@@ -86,13 +113,24 @@ export class Worker {
    * @throws DeterminismViolationError naming the mismatch when the code would take another path;
    *   the replay's own error for a history the code cannot run at all (an unknown workflow type, a deadlock)
    */
-  static async runReplayHistory(options: { workflowsPath: string } | { workflowBundle: { readonly code: string } | { readonly codePath: string } }, history: ReplayableHistory): Promise<void> {
-    const bundle = 'workflowsPath' in options ? await bundleCode({ workflowsPath: options.workflowsPath }) : await bundleOf(options.workflowBundle);
-    const [result] = await replayHistories(bundle, [historyFromExport(history)]);
+  static async runReplayHistory(options: ReplayWorkerOptions, history: ReplayableHistory): Promise<void> {
+    const [result] = await replayHistories(await replayBundle(options), [historyFromExport(history)]);
     if (!result || result.ok) return;
-    const error = result.error!;
-    if (error instanceof NonDeterminismError) throw new DeterminismViolationError(`${result.workflowType} ${result.workflowId} (run ${result.runId}) does not replay: ${error.message}`);
-    throw error;
+    throw replayError(result);
+  }
+
+  /**
+   * Replays many runs' histories with the given workflow code, bundled once (Temporal's
+   * `Worker.runReplayHistories`), and yields one result per history, in order: `error` is unset
+   * when the run replays, a `DeterminismViolationError` when the code takes another path, and the
+   * replay's own error when the code cannot run it at all.
+   */
+  static async *runReplayHistories(options: ReplayWorkerOptions, histories: Iterable<HistoryAndWorkflowId> | AsyncIterable<HistoryAndWorkflowId>): AsyncIterableIterator<ReplayResult> {
+    const bundle = await replayBundle(options);
+    for await (const { workflowId, history } of histories) {
+      const [result] = await replayHistories(bundle, [historyFromExport(history)]);
+      yield { workflowId: result?.workflowId ?? workflowId, runId: result?.runId ?? '', ...(result && !result.ok ? { error: replayError(result) } : {}) };
+    }
   }
 
   private state: State = 'INITIALIZED';
