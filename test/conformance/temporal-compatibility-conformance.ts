@@ -13,10 +13,12 @@ import {
   ScheduleNotFoundError,
   ScheduleOverlapPolicy,
   CancelledFailure,
+  ChildWorkflowFailure,
   Client,
   Connection,
   ConnectionError,
   TerminatedFailure,
+  TimeoutFailure,
   WithStartWorkflowOperation,
   WorkflowContinuedAsNewError,
   WorkflowExecutionAlreadyStartedError,
@@ -31,7 +33,7 @@ import { engineHistoryFetcher } from '../../gateway/engine-history-fetcher.js';
 import { stopTaskBridges } from '../../gateway/task-endpoints/task-bridges.js';
 import { startScheduleWorker } from '../../gateway/schedules/schedule-worker.js';
 import * as activities from '../workflows/temporal-compatible-activities.js';
-import { addItem, approval, approve, approvedAsync, continueThenWait, generic, itemAt, retier, scoreKey, charge, countdown, greet, inspect, rejectOrder, slowUpdate, stage, waitForever } from '../workflows/temporal-compatible.js';
+import { addItem, approval, approve, approvedAsync, continueThenWait, generic, parentOfRejected, itemAt, retier, scoreKey, charge, countdown, greet, inspect, rejectOrder, slowUpdate, stage, waitForever } from '../workflows/temporal-compatible.js';
 import { startTestEngine, type TestEngine } from '../support/test-engine.js';
 import { kafkaBrokers, uniqueName, waitFor } from '../support/test-env.js';
 import { addressOf, serveGateway } from '../support/http-gateway.js';
@@ -170,6 +172,23 @@ export function temporalCompatibilityConformance(backend: 'kafka' | 'embedded', 
     assert.equal(current.status.name, 'RUNNING');
     await handle.signal(approve, 'dan');
     assert.equal(await handle.result(), 'dan');
+  });
+
+  test('signalWithStart by the workflow function starts the run with the signal delivered, and signals the open run the second time', async () => {
+    const workflowId = uniqueName('signal-with-start');
+    const first = await client.workflow.signalWithStart(generic, { taskQueue, workflowId, signal: 'hello', signalArgs: ['bob'] });
+    const second = await client.workflow.signalWithStart(generic, { taskQueue, workflowId, signal: { name: 'finish' }, signalArgs: ['eve'] });
+    assert.equal(second.firstExecutionRunId, first.firstExecutionRunId, 'the second call found the open run');
+    assert.deepEqual((await first.result()).received, ['hello:["bob"]', 'finish:["eve"]']);
+  });
+
+  test('a child that fails fails its parent with WorkflowFailedError → ChildWorkflowFailure → the child\'s ApplicationFailure; a run past its execution timeout throws TimeoutFailure', async () => {
+    const orderId = uniqueName('parent');
+    const error = await client.workflow.execute(parentOfRejected, { taskQueue, workflowId: orderId, args: [orderId] }).catch((e: unknown) => e);
+    assert.ok(error instanceof WorkflowFailedError && error.cause instanceof ChildWorkflowFailure, `got ${String(error)} caused by ${String((error as Error).cause)}`);
+    assert.ok(error.cause.cause instanceof ApplicationFailure && error.cause.cause.type === 'OrderRejected', `got ${String(error.cause.cause)}`);
+    const timedOut = await client.workflow.execute(waitForever, { taskQueue, workflowId: uniqueName('timeout'), workflowExecutionTimeout: '1s' }).catch((e: unknown) => e);
+    assert.ok(timedOut instanceof WorkflowFailedError && timedOut.cause instanceof TimeoutFailure, `got ${String(timedOut)} caused by ${String((timedOut as Error).cause)}`);
   });
 
   test('a terminated run throws WorkflowFailedError caused by TerminatedFailure, a cancelled one by CancelledFailure', async () => {

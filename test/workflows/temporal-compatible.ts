@@ -5,7 +5,7 @@
  */
 import { ApplicationFailure } from 'logbook/common';
 import {
-  ActivityCancellationType, allHandlersFinished, condition, continueAsNew, defineQuery, defineSearchAttributeKey, defineSignal, defineUpdate, log, proxyActivities, SearchAttributeType,
+  ActivityCancellationType, allHandlersFinished, condition, continueAsNew, executeChild, defineQuery, defineSearchAttributeKey, defineSignal, defineUpdate, log, proxyActivities, SearchAttributeType,
   setDefaultQueryHandler, setDefaultSignalHandler, setHandler, sleep, Trigger, upsertMemo, upsertSearchAttributes, workflowInfo,
 } from 'logbook/workflow';
 import type * as activities from './temporal-compatible-activities.js';
@@ -137,4 +137,9 @@ export async function generic(): Promise<GenericOutcome> {
   upsertMemo({ stage: `finished by ${by}` });
   await condition(allHandlersFinished);
   return { received, memo: workflowInfo().memo, updateFinished };
+}
+
+/** Runs `rejectOrder` as a child and lets its failure fail this run too. */
+export async function parentOfRejected(orderId: string): Promise<never> {
+  return executeChild(rejectOrder, { args: [orderId], workflowId: `${orderId}-child` });
 }
