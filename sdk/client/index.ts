@@ -20,10 +20,12 @@ export {
   type ScheduleHandle,
   type ScheduleOptions,
   type ScheduleSpec,
+  type SchedulePolicies,
   type ScheduleSummary,
   type ScheduleUpdateOptions,
 } from './compat/schedule-client.js';
 export { Connection, ConnectionError, DEFAULT_GATEWAY_ADDRESS, type ConnectionOptions } from './compat/connection.js';
+export type { CalendarField, CalendarRange, CalendarSpec, DayOfWeek, Month } from './compat/schedule-calendars.js';
 export { WithStartWorkflowOperation, WorkflowClient, type WorkflowSignalWithStartOptions, type WorkflowStartOptions } from './compat/workflow-client.js';
 export { WorkflowUpdateStage, type Workflow, type WorkflowHandle, type WorkflowResultType } from './compat/workflow-handle.js';
 export type { WorkflowExecutionDescription, WorkflowExecutionInfo, WorkflowExecutionStatusName } from './compat/workflow-descriptions.js';

@@ -388,6 +388,20 @@ export function temporalCompatibilityConformance(backend: 'kafka' | 'embedded', 
     await assert.rejects(client.schedule.getHandle(uniqueName('no-such-schedule')).describe(), ScheduleNotFoundError);
   });
 
+  test("client.schedule takes Temporal's calendars (as cron expressions, seconds first) and refuses spec fields and policies it does not have instead of dropping them", async () => {
+    const scheduleId = uniqueName('calendar');
+    const action = { type: 'startWorkflow' as const, workflowType: greet, taskQueue, args: ['calendar'] };
+    const handle = await client.schedule.create({ scheduleId, spec: { calendars: [{ hour: 9, minute: 30, dayOfWeek: 'MONDAY' }], timezone: 'UTC' }, action });
+    const described = await handle.describe();
+    assert.deepEqual(described.spec.cronExpressions, ['0 30 9 * * 1']);
+    const next = described.info.nextActionTimes[0];
+    assert.ok(next instanceof Date && next.getUTCDay() === 1 && next.getUTCHours() === 9 && next.getUTCMinutes() === 30, `next action at ${next?.toISOString()}: a Monday 09:30 UTC`);
+    await handle.delete();
+    await assert.rejects(client.schedule.create({ scheduleId: uniqueName('skip'), spec: { intervals: [{ every: '1h' }], skip: [{ hour: 3 }] } as never, action }), /schedule spec skip: not supported yet/);
+    await assert.rejects(client.schedule.create({ scheduleId: uniqueName('pause'), spec: { intervals: [{ every: '1h' }] }, policies: { pauseOnFailure: true } as never, action }), /schedule policies pauseOnFailure: not supported yet/);
+    await assert.rejects(client.schedule.create({ scheduleId: uniqueName('year'), spec: { calendars: [{ year: 2030 }] }, action }), /spec\.calendars\[0\]\.year/);
+  });
+
   test("a task queue named with '/' (team/orders) gets its own topics and runs workflows and activities", async () => {
     const slashed = `${taskQueue}/team/orders`;
     const slashWorker = await Worker.create({ connection: workerConnection, taskQueue: slashed, workflowsPath: WORKFLOWS, activities });

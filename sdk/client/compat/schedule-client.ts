@@ -11,6 +11,7 @@ import type { ScheduleDescription as LogbookDescription } from '../../schedules/
 import { WorkflowClientError } from '../gateway-call.js';
 import { ScheduleClient as GatewayScheduleClient, type ScheduleDefinitionOptions, type ScheduleHandle as GatewayScheduleHandle } from '../schedule-client.js';
 import type { Connection } from './connection.js';
+import { cronOfCalendar, type CalendarSpec } from './schedule-calendars.js';
 import type { Workflow } from './workflow-handle.js';
 
 /** What to do when an action is due while the last one's workflow still runs (Temporal's `ScheduleOverlapPolicy`). */
@@ -28,6 +29,8 @@ export type ScheduleOverlapPolicy = (typeof ScheduleOverlapPolicy)[keyof typeof 
 export interface ScheduleSpec {
   readonly intervals?: ReadonlyArray<{ every: Duration; offset?: Duration }>;
   readonly cronExpressions?: readonly string[];
+  /** Calendar specs; each becomes a cron expression (described as one). */
+  readonly calendars?: readonly CalendarSpec[];
   /** IANA time zone of the cron expressions; default UTC. */
   readonly timezone?: string;
   readonly startAt?: Date;
@@ -211,6 +214,8 @@ export class ScheduleClient {
 /** Temporal's schedule options as Logbook's definition. */
 function definitionOf(options: ScheduleUpdateOptions): ScheduleDefinitionOptions {
   const { spec, action, policies, state } = options;
+  refuseUnsupported(spec, policies);
+  const cronExpressions = [...(spec.cronExpressions ?? []), ...(spec.calendars ?? []).map((c, i) => cronOfCalendar(c, `spec.calendars[${i}]`))];
   if (action?.type !== 'startWorkflow') throw new TypeError(`a schedule's action must be { type: 'startWorkflow', … }; got type ${JSON.stringify(action?.type)}`);
   const workflowType = typeof action.workflowType === 'string' ? action.workflowType : action.workflowType?.name;
   if (!workflowType) throw new TypeError("a schedule's action names its workflow by type or by a named function");
@@ -218,7 +223,7 @@ function definitionOf(options: ScheduleUpdateOptions): ScheduleDefinitionOptions
   return {
     spec: {
       ...(spec.intervals ? { intervals: spec.intervals } : {}),
-      ...(spec.cronExpressions ? { cronExpressions: spec.cronExpressions } : {}),
+      ...(cronExpressions.length > 0 ? { cronExpressions } : {}),
       ...(spec.timezone ? { timeZone: spec.timezone } : {}),
       ...(spec.startAt ? { startAt: spec.startAt } : {}),
       ...(spec.endAt ? { endAt: spec.endAt } : {}),
@@ -228,6 +233,18 @@ function definitionOf(options: ScheduleUpdateOptions): ScheduleDefinitionOptions
     ...(policies ? { policies: policies as { overlap?: OverlapPolicy; catchupWindow?: Duration } } : {}),
     ...(state ? { state } : {}),
   };
+}
+
+/** The spec and policy fields Logbook has; the others are refused, not dropped, so a schedule never silently does less than asked. */
+const SPEC_FIELDS: ReadonlySet<string> = new Set(['intervals', 'cronExpressions', 'calendars', 'timezone', 'startAt', 'endAt', 'jitter']);
+const POLICY_FIELDS: ReadonlySet<string> = new Set(['overlap', 'catchupWindow']);
+
+function refuseUnsupported(spec: ScheduleSpec, policies: SchedulePolicies | undefined): void {
+  if (spec === null || typeof spec !== 'object') throw new TypeError("a schedule's spec must be an object ({ intervals, cronExpressions, calendars, … })");
+  const specExtra = Object.keys(spec).filter((k) => !SPEC_FIELDS.has(k) && (spec as Record<string, unknown>)[k] !== undefined);
+  if (specExtra.length > 0) throw new TypeError(`schedule spec ${specExtra.join(', ')}: not supported yet (a spec has ${[...SPEC_FIELDS].join(', ')})`);
+  const policyExtra = Object.keys(policies ?? {}).filter((k) => !POLICY_FIELDS.has(k) && (policies as Record<string, unknown>)[k] !== undefined);
+  if (policyExtra.length > 0) throw new TypeError(`schedule policies ${policyExtra.join(', ')}: not supported yet (policies are ${[...POLICY_FIELDS].join(', ')})`);
 }
 
 /** Logbook's description in Temporal's shape. */
