@@ -441,6 +441,13 @@ export function temporalCompatibilityConformance(backend: 'kafka' | 'embedded', 
     assert.ok(error instanceof WorkflowFailedError && error.cause instanceof CancelledFailure, `got ${String(error)}`);
   });
 
+  test("Worker.create warns through the runtime logger of Temporal's options Logbook does not have (interceptors, sinks) instead of dropping them silently", async () => {
+    const before = logged.length;
+    await Worker.create({ connection: workerConnection, taskQueue: uniqueName('ignored-options'), activities, interceptors: { activity: [] }, sinks: {} } as never);
+    const warning = logged.slice(before).find((e) => e.level === 'WARN' && e.message.includes('interceptors, sinks are not supported by Logbook yet and are ignored'));
+    assert.ok(warning, `logged: ${logged.slice(before).map((e) => e.message).join(' | ')}`);
+  });
+
   test('Worker.runReplayHistories replays many histories and yields a result per run: none fails with the code that made them, the changed code fails the run it no longer replays', async () => {
     const charged = await client.workflow.start(charge, { taskQueue, workflowId: uniqueName('replayed'), args: ['visa'] });
     const greeted = await client.workflow.start(greet, { taskQueue, workflowId: uniqueName('replayed'), args: ['replay'] });

@@ -13,6 +13,7 @@ import { replayHistories } from '../../replay/replayer.js';
 import type { ActivityFunction } from '../activity-worker.js';
 import { Worker as LogbookWorker } from '../worker.js';
 import { NativeConnection } from './native-connection.js';
+import { runtimeLogger } from '../../common/logger.js';
 
 /** Options of {@link Worker.create} (Temporal's `WorkerOptions`, the parts Logbook has). */
 export interface WorkerOptions {
@@ -58,6 +59,18 @@ function register(worker: Worker): void {
 function unregister(worker: Worker): void {
   if (!runningWorkers.delete(worker) || runningWorkers.size > 0) return;
   for (const signal of SHUTDOWN_SIGNALS) process.off(signal, shutDownAll);
+}
+
+/** The options `Worker.create` reads; Temporal's others (interceptors, sinks, tuners, …) are not supported yet. */
+const KNOWN_OPTIONS: ReadonlySet<string> = new Set([
+  'connection', 'namespace', 'taskQueue', 'workflowsPath', 'workflowBundle', 'activities', 'identity', 'maxConcurrentActivityTaskExecutions',
+  'maxConcurrentWorkflowTaskExecutions', 'maxCachedWorkflows', 'maxActivitiesPerSecond', 'shutdownGraceTime',
+]);
+
+/** Says, once per create, which of Temporal's worker options this worker leaves out, so a port does not silently lose them. */
+function warnOfIgnoredOptions(options: object): void {
+  const ignored = Object.keys(options).filter((k) => !KNOWN_OPTIONS.has(k) && (options as Record<string, unknown>)[k] !== undefined);
+  if (ignored.length > 0) runtimeLogger().warn(`Worker.create: ${ignored.join(', ')} ${ignored.length === 1 ? 'is' : 'are'} not supported by Logbook yet and ${ignored.length === 1 ? 'is' : 'are'} ignored`, { sdkComponent: 'worker', ignored });
 }
 
 /** A prebuilt bundle given as Temporal's `workflowBundle` option. */
@@ -149,6 +162,7 @@ export class Worker {
    * @throws TypeError for options a worker cannot run with (no workflows and no activities, a bad duration)
    */
   static async create(options: WorkerOptions): Promise<Worker> {
+    warnOfIgnoredOptions(options);
     const graceMs = options.shutdownGraceTime === undefined ? 10_000 : durationToMs(options.shutdownGraceTime, 'shutdownGraceTime');
     const ownsConnection = options.connection === undefined;
     const connection = options.connection ?? (await NativeConnection.connect());
