@@ -30,6 +30,7 @@ import { asyncCompletionRoutes } from './async-completion-routes.js';
 import { updateRoutes } from './update-routes.js';
 import { scheduleRoutes } from './schedules/schedule-routes.js';
 import { toRawView } from '../topics/wire/raw-view.js';
+import { taskQueueDescriptionRoutes } from './task-endpoints/task-queue-description.js';
 
 /** What the HTTP app serves. */
 export interface HttpAppOptions {
@@ -187,6 +188,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
   }));
 
   app.use(taskRoutes(engine));
+  app.use(taskQueueDescriptionRoutes(engine));
   app.use(resetRoutes(engine, options.selfEndpoint));
   app.use(visibilityRoutes(engine));
   app.use(updateRoutes(engine));

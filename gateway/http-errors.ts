@@ -1,5 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import { LogbookError } from '../topics/errors.js';
+import { statusOfErrorCode } from '../topics/error-status.js';
 
 /** A request the API refuses, with the HTTP status and a message naming the problem. */
 export class HttpError extends LogbookError {
@@ -13,48 +14,10 @@ export class HttpError extends LogbookError {
   }
 }
 
-/** Status codes of engine error codes (replies carry these codes in their failure). */
-const STATUS_BY_CODE: Readonly<Record<string, number>> = {
-  WorkflowExecutionAlreadyStarted: 409,
-  WorkflowNotFound: 404,
-  RunNotFound: 404,
-  WorkflowClosed: 409,
-  ResourceExhausted: 429,
-  LimitExceeded: 409,
-  // A request the engine refuses as sent (a missing field, an oversized payload, a retry policy whose maximum interval is below its initial one).
-  InvalidArgument: 400,
-  INVALID_DURATION: 400,
-  NotSupportedYet: 501,
-  SHARD_UNAVAILABLE: 503,
-  HISTORY_NOT_INDEXED: 503,
-  REPLY_TIMEOUT: 504,
-  // Queries (sdk/workflow/queries.ts, sdk/client/query-sender.ts).
-  UnknownQuery: 400,
-  QueryFailed: 400,
-  QUERY_TIMEOUT: 504,
-  // No worker of the run's task queue is running: refused at once, as Temporal does.
-  NoPollers: 400,
-  // Updates (gateway/update-routes.ts): the validator's rejection, a wait for an update the run does not know.
-  UpdateRejected: 400,
-  UpdateNotFound: 404,
-  RECORD_TOO_LARGE: 413,
-  // The shard refused the input: applying it would write a record over the limit (say a signal the run's buffer cannot hold).
-  OUTPUT_TOO_LARGE: 413,
-  PAYLOAD_UNSERIALIZABLE_VALUE: 400,
-  // Namespaces (processors/namespaces).
-  NamespaceNotFound: 404,
-  NamespaceAlreadyExists: 409,
-  // Ingress mappings created through the API (processors/ingress/ingress-registry.ts).
-  IngressMappingNotFound: 404,
-  INVALID_ARGUMENT: 400,
-  // A command the gateway built from a request that still does not fit the command schema (the rules
-  // of topics/validation catch the known cases first, with better messages): the request's fault.
-  ENCODE_INVALID_VALUE: 400,
-};
 
 /** True when the gateway answers the engine error `code` with a status of its own (else 500, or 503 when retriable). */
 export function isKnownErrorCode(code: string): boolean {
-  return Object.hasOwn(STATUS_BY_CODE, code);
+  return statusOfErrorCode(code) !== undefined;
 }
 
 /** Fails with 400 unless `value` is a non-empty string. */
@@ -101,7 +64,7 @@ export function errorHandler(error: unknown, _req: Request, res: Response, _next
     error instanceof HttpError
       ? error.status
       : error instanceof LogbookError
-        ? (STATUS_BY_CODE[error.code] ?? (error.retriable ? 503 : 500))
+        ? (statusOfErrorCode(error.code) ?? (error.retriable ? 503 : 500))
         : passing ? 503 : 500;
   const code = error instanceof LogbookError ? error.code : passing ? 'UNAVAILABLE' : 'INTERNAL';
   const message = error instanceof Error ? error.message : String(error);

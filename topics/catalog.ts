@@ -79,6 +79,16 @@ export interface TopicCatalog {
   readonly ingressMappingsSpec: TopicSpec;
 }
 
+/** The consumer group of a task queue's workflow workers (Kafka workers and the gateways bridging HTTP pollers). */
+export function workflowWorkersGroupId(catalog: Pick<TopicCatalog, 'prefix'>, namespace: string, taskQueue: string): string {
+  return `${catalog.prefix}-workflow-workers-${namespace}-${taskQueue}`;
+}
+
+/** The consumer group of a task queue's activity workers (Kafka workers and the gateways bridging HTTP pollers). */
+export function activityWorkersGroupId(catalog: Pick<TopicCatalog, 'prefix'>, namespace: string, taskQueue: string): string {
+  return `${catalog.prefix}-activity-workers-${namespace}-${taskQueue}`;
+}
+
 /** The consumer group of a task queue's query workers: a query with no member in it has nobody to answer it. */
 export function queryWorkersGroupId(catalog: Pick<TopicCatalog, 'prefix'>, namespace: string, taskQueue: string): string {
   return `${catalog.prefix}-query-workers-${namespace}-${taskQueue}`;

@@ -9,6 +9,9 @@ import { decodeQueryToken, encodeQueryToken } from './query-token.js';
 import { QUEUE, queueOf, withinWait } from './task-queue-path.js';
 import { bodyOf, failureOf, invalid, rawPayload, waitMsOf } from './wire-values.js';
 
+/** A query read this long after its deadline is dropped unanswered (clock skew between machines). */
+const DEADLINE_SKEW_ALLOWANCE_MS = 5_000;
+
 /**
  * HTTP query endpoints, beside the task endpoints, for workflow workers that reach the engine over
  * HTTP: a long poll hands out a query of the queue (read from its query topic by the gateway's
@@ -74,8 +77,8 @@ async function handOutQuery(bridge: TaskBridge<QueryTask>, taskQueue: string, de
       if (left.signal.aborted) return bridge.giveBack(handout);
       bridge.skip(handout);
       const task = handout.task;
-      // Its asker has given up: answering it would only delay the queries behind it.
-      if (task.deadlineTime < Date.now()) continue;
+      // Its asker has given up (allowing for clock skew between machines, as Kafka query workers do).
+      if (Date.now() > task.deadlineTime + DEADLINE_SKEW_ALLOWANCE_MS) continue;
       const taskToken = encodeQueryToken({ namespace: task.namespace, taskQueue, workflowId: task.workflowId, runId: task.runId, requestId: task.replyTo.requestId });
       res.json({ taskToken, task: toRawView(task) });
       return;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { queryWorkersGroupId, workflowKey } from '../../topics/catalog.js';
+import { activityWorkersGroupId, queryWorkersGroupId, workflowKey, workflowWorkersGroupId } from '../../topics/catalog.js';
 import type { Producer } from '../../topics/log/log.js';
 import type { DataConverter } from '../../topics/payload/index.js';
 import type { ActivityTask } from '../../topics/schemas/activity-task/index.js';
@@ -57,7 +57,7 @@ export class TaskBridges {
       new TaskBridge<WorkflowTask>({
         log: this.engine.log,
         topic: catalog.taskTopics(namespace, taskQueue).workflow,
-        groupId: `${catalog.prefix}-workflow-workers-${namespace}-${taskQueue}`,
+        groupId: workflowWorkersGroupId(catalog, namespace, taskQueue),
         identity: this.identity,
         decode: (value) => serde.decode(workflowTaskCodec, value),
       }),
@@ -72,7 +72,7 @@ export class TaskBridges {
       new TaskBridge<ActivityTask>({
         log: this.engine.log,
         topic: catalog.taskTopics(namespace, taskQueue).activity,
-        groupId: `${catalog.prefix}-activity-workers-${namespace}-${taskQueue}`,
+        groupId: activityWorkersGroupId(catalog, namespace, taskQueue),
         identity: this.identity,
         decode: (value) => serde.decode(activityTaskCodec, value),
       }),

@@ -8,11 +8,8 @@
  * events as JSON). Exit codes: 0 all replay, 1 some do not, 2 bad usage or unreadable input.
  * @module
  */
-import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import type { HistoryEvent } from '../../topics/schemas/history-event/index.js';
-import { historyFromExport } from './history-export.js';
-import { replayHistories } from './replayer.js';
+import { replayFiles } from './replay-files.js';
 
 const USAGE = 'usage: replay-cli --workflows <workflows module> <history.json>...';
 
@@ -22,16 +19,7 @@ async function main(): Promise<number> {
     console.error(USAGE);
     return 2;
   }
-  const histories: HistoryEvent[][] = [];
-  for (const file of positionals) histories.push(historyFromExport(JSON.parse(await readFile(file, 'utf8'))));
-  const results = await replayHistories({ workflowsPath: values.workflows }, histories);
-  for (const [index, r] of results.entries()) {
-    const what = `${r.workflowType} ${r.workflowId} ${r.runId} (${positionals[index]}, ${r.eventCount} events)`;
-    console.log(r.ok ? `ok    ${what}` : `FAIL  ${what}: ${r.error?.name}: ${r.error?.message}`);
-  }
-  const failed = results.filter((r) => !r.ok).length;
-  console.log(`${results.length - failed} of ${results.length} histories replay`);
-  return failed === 0 ? 0 : 1;
+  return replayFiles(values.workflows, positionals, (line) => console.log(line));
 }
 
 main().then(

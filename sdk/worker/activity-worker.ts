@@ -1,3 +1,4 @@
+import { activityWorkersGroupId } from '../../topics/catalog.js';
 import { randomUUID } from 'node:crypto';
 import { LogbookError } from '../../topics/errors.js';
 import type { LogRecord } from '../../topics/log/log.js';
@@ -115,7 +116,7 @@ export class ActivityWorker {
     this.tasks = new TaskConsumer({
       log,
       topic: topics.activity,
-      groupId: `${catalog.prefix}-activity-workers-${namespace}-${taskQueue}`,
+      groupId: activityWorkersGroupId(catalog, namespace, taskQueue),
       identity,
       maxConcurrent: this.options.maxConcurrentActivities ?? 100,
       ordered: false,

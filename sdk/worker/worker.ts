@@ -1,4 +1,5 @@
 import { hostname } from 'node:os';
+import { assertValid, firstProblem, namespaceProblem, taskQueueProblem } from '../../topics/validation/index.js';
 import { ActivityWorker, type ActivityEvent, type ActivityFunction } from './activity-worker.js';
 import type { WorkerConnection } from './worker-connection.js';
 import type { WorkflowBundle } from '../workflow/bundle.js';
@@ -75,6 +76,8 @@ export class Worker {
 
   constructor(connection: WorkerConnection | GatewayWorkerConnection, options: WorkerOptions) {
     const namespace = options.namespace ?? 'default';
+    // Both become parts of topic names (and of the HTTP task paths): refused here, not at the first poll.
+    assertValid(firstProblem(() => namespaceProblem(namespace), () => taskQueueProblem(options.taskQueue)));
     const identity = options.identity ?? `${process.pid}@${hostname()}`;
     if (options.workflowsPath && options.workflowBundle) throw new TypeError('a worker takes workflowsPath or workflowBundle, not both');
     const workflows = options.workflowsPath ?? (options.workflowBundle ? { bundle: options.workflowBundle } : undefined);

@@ -1,3 +1,4 @@
+import { workflowWorkersGroupId } from '../../topics/catalog.js';
 import { CLAIM_DEFER_MS, claimUnlessAnsweredWithin } from './deferred-claim.js';
 import type { LogRecord } from '../../topics/log/log.js';
 import type { TaskAttemptRef } from '../../topics/schemas/command/index.js';
@@ -76,7 +77,7 @@ export class WorkflowWorker {
     this.tasks = new TaskConsumer({
       log,
       topic: catalog.taskTopics(namespace, taskQueue).workflow,
-      groupId: `${catalog.prefix}-workflow-workers-${namespace}-${taskQueue}`,
+      groupId: workflowWorkersGroupId(catalog, namespace, taskQueue),
       identity,
       maxConcurrent: this.options.maxConcurrentWorkflowTasks ?? 10,
       ordered: true,

@@ -4,7 +4,7 @@ import { windowAt, type FaultWindow } from './fault-windows.js';
  * Shard failures read from the engine processes' output. An engine node reports each move of a
  * shard's lifecycle (processors/shard-runtime/shard-lifecycle.ts); the test engine process prints
  * it as `SHARD <n> <STATE> <the move>` (test/support/engine-main.ts) and `logbook dev` prints the
- * failures as `shard <n>: <FROM> → <STATE> (generation <g>): <reason> — <error>` (gateway/cli.ts).
+ * failures as `shard <n>: <FROM> → <STATE> (generation <g>): <reason> — <error>` (gateway/dev-server.ts).
  * The states CORRUPTED and MIGRATED are failures; the others are ordinary lifecycle steps.
  *
  * Each failure gets a cause, from its message and its time:

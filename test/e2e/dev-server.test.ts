@@ -10,7 +10,7 @@ import { killNoEngineProcesses, startNoEngineProcess } from '../support/no-engin
 import { assertHelloWorldRuns } from '../support/hello-world-processes.js';
 import { waitFor } from '../support/test-env.js';
 
-const CLI = fileURLToPath(new URL('../../gateway/cli.ts', import.meta.url));
+const CLI = fileURLToPath(new URL('../../gateway/cli/bin.mjs', import.meta.url));
 const CLIENT = 'examples/order/client.ts';
 
 async function freePort(): Promise<number> {
@@ -28,7 +28,7 @@ async function startDevServer(): Promise<{ port: number; stop(): Promise<void> }
   // The README's command runs on the embedded log: the broker of the test run must not leak in
   // (the dev server would join the shared broker's default deployment).
   const env = { ...process.env, LOGBOOK_KAFKA_BROKERS: '' };
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'dev', '--port', String(port), '--data', data], { stdio: ['ignore', 'pipe', 'pipe'], env });
+  const child = spawn(process.execPath, [CLI, 'server', 'start-dev', '--port', String(port), '--data', data], { stdio: ['ignore', 'pipe', 'pipe'], env });
   let output = '';
   child.stdout.on('data', (c: Buffer) => (output += c.toString()));
   child.stderr.on('data', (c: Buffer) => (output += c.toString()));

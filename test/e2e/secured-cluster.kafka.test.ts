@@ -18,7 +18,7 @@ import { SASL_MECHANISMS, type KafkaSecurity } from '../../topics/log/kafka-secu
 import { resultOf, startTestEngine } from '../support/test-engine.js';
 import { kafkaBrokers, securedKafka, uniqueName, waitFor } from '../support/test-env.js';
 
-const CLI = fileURLToPath(new URL('../../gateway/cli.ts', import.meta.url));
+const CLI = fileURLToPath(new URL('../../gateway/cli/bin.mjs', import.meta.url));
 
 /** What Engine.start says when it cannot use the brokers with these settings. */
 async function refusal(brokers: string[], security: KafkaSecurity | undefined): Promise<string> {
@@ -71,7 +71,7 @@ test('the dev server takes the SASL and TLS settings from flags and environment,
   const [port] = await freePorts(1);
   // The password from the environment, the rest as flags: a deployment keeps secrets off the command line.
   const flags = ['--prefix', prefix, '--schema-registry', registry, '--kafka', brokers.join(','), '--kafka-sasl-mechanism', 'scram-sha-512', '--kafka-sasl-username', env.LOGBOOK_KAFKA_SASL_USERNAME!, '--kafka-tls-ca', env.LOGBOOK_KAFKA_TLS_CA!];
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'dev', '--port', String(port), '--data', data, '--shards', '2', '--no-worker', ...flags], {
+  const child = spawn(process.execPath, [CLI, 'server', 'start-dev', '--port', String(port), '--data', data, '--shards', '2', '--no-worker', ...flags], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, LOGBOOK_KAFKA_BROKERS: '', LOGBOOK_KAFKA_SASL_PASSWORD: env.LOGBOOK_KAFKA_SASL_PASSWORD },
   });
@@ -94,7 +94,7 @@ test('the dev server takes the SASL and TLS settings from flags and environment,
     await rm(data, { recursive: true, force: true });
   }
 
-  const refused = spawn(process.execPath, ['--import', 'tsx', CLI, 'dev', '--data', data, '--kafka', brokers.join(','), '--kafka-sasl-mechanism', 'kerberos'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LOGBOOK_KAFKA_BROKERS: '' } });
+  const refused = spawn(process.execPath, [CLI, 'server', 'start-dev', '--data', data, '--kafka', brokers.join(','), '--kafka-sasl-mechanism', 'kerberos'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LOGBOOK_KAFKA_BROKERS: '' } });
   let errors = '';
   refused.stderr.on('data', (c: Buffer) => (errors += c.toString()));
   const code = await new Promise<number | null>((r) => refused.once('exit', r));

@@ -1,8 +1,9 @@
 /**
  * A worker process as a Temporal user writes one, importing only `logbook/worker`: connects to
- * the deployment's brokers and gateway, runs the Temporal-compatible test workflows and
+ * the deployment's brokers and gateway (or, without WORKER_BROKERS, to the gateway alone, whose
+ * HTTP task endpoints hand out the tasks), runs the Temporal-compatible test workflows and
  * activities on one task queue until SIGTERM. Settings from the environment: WORKER_BROKERS,
- * WORKER_GATEWAY, WORKER_PREFIX, WORKER_TASK_QUEUE. Prints `READY` once polling, `STOPPED` at the end,
+ * WORKER_GATEWAY, WORKER_PREFIX (with brokers), WORKER_TASK_QUEUE. Prints `READY` once polling, `STOPPED` at the end,
  * and `ASYNC <orderId> <taskToken>` for each approval left to async completion.
  * @module
  */
@@ -16,7 +17,11 @@ const setting = (name: string): string => {
   return value;
 };
 
-const connection = await NativeConnection.connect({ brokers: setting('WORKER_BROKERS').split(','), address: setting('WORKER_GATEWAY'), prefix: setting('WORKER_PREFIX') });
+const brokers = process.env.WORKER_BROKERS;
+const connection = await NativeConnection.connect({
+  address: setting('WORKER_GATEWAY'),
+  ...(brokers ? { brokers: brokers.split(','), prefix: setting('WORKER_PREFIX') } : { taskPath: 'gateway' as const }),
+});
 const worker = await Worker.create({
   connection,
   taskQueue: setting('WORKER_TASK_QUEUE'),

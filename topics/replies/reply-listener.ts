@@ -27,6 +27,8 @@ export class ReplyTimeoutError extends LogbookError {
 export class ReplyListener {
   readonly gatewayId = `gw-${randomUUID()}`;
   private readonly waiters = new Map<string, (reply: Reply) => void>();
+  /** How to end each pending wait when the listener stops, by request id. */
+  private readonly abandons = new Map<string, (error: Error) => void>();
   private consumer: GroupConsumer | undefined;
   private readonly abort = new AbortController();
   private readonly loops: Promise<void>[] = [];
@@ -85,20 +87,31 @@ export class ReplyListener {
    */
   expect(requestId: string, timeoutMs: number): Promise<Reply> {
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
+      const forget = () => {
+        clearTimeout(timer);
         this.waiters.delete(requestId);
+        this.abandons.delete(requestId);
+      };
+      const timer = setTimeout(() => {
+        forget();
         reject(new ReplyTimeoutError(requestId, timeoutMs));
       }, timeoutMs);
       this.waiters.set(requestId, (reply) => {
-        clearTimeout(timer);
-        this.waiters.delete(requestId);
+        forget();
         resolve(reply);
+      });
+      this.abandons.set(requestId, (error) => {
+        forget();
+        reject(error);
       });
     });
   }
 
+  /** Stops listening; every wait still pending rejects at once (`LISTENER_STOPPED`), so nothing waits on a closed client. */
   async stop(): Promise<void> {
     this.abort.abort();
+    const stopped = new LogbookError('LISTENER_STOPPED', 'the client was closed while waiting for the engine\'s answer');
+    for (const abandon of [...this.abandons.values()]) abandon(stopped);
     await this.consumer?.stop();
     await Promise.all(this.loops);
   }

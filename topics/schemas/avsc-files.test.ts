@@ -5,7 +5,7 @@ import avro from 'avsc';
 import { avscFiles, type AvscIndexEntry } from './avsc-files.js';
 
 const FOLDER = new URL('./avsc/', import.meta.url);
-const REGENERATE = 'regenerate them with `npx tsx gateway/cli.ts schemas export topics/schemas/avsc` (new versions only: released ones never change)';
+const REGENERATE = 'regenerate them with `npx logbook schemas export topics/schemas/avsc` (new versions only: released ones never change)';
 
 test('the committed .avsc files are exactly what the schema definitions produce, with none missing and none extra', async () => {
   const expected = avscFiles();

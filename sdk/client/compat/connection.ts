@@ -25,7 +25,7 @@ export const DEFAULT_GATEWAY_ADDRESS = '127.0.0.1:8233';
 export interface ConnectionOptions {
   /** `host:port` or `http(s)://host:port` of a gateway; default `127.0.0.1:8233`. */
   readonly address?: string;
-  /** How long `connect` waits for the gateway (or the brokers) to answer, ms; default 10 s. */
+  /** How long `connect` waits for the gateway to answer, ms; default 10 s (the brokers are checked with the Kafka client's own timeouts). */
   readonly connectTimeout?: number;
   /**
    * Kafka bootstrap brokers (`host:port`): the client writes its commands to the deployment's

@@ -7,6 +7,7 @@
  * @module
  */
 import { LogbookError } from '../../../topics/errors.js';
+import { statusOfErrorCode } from '../../../topics/error-status.js';
 import { ReplyTimeoutError } from '../../../topics/replies/reply-listener.js';
 import type { HistoryEvent } from '../../../topics/schemas/history-event/index.js';
 import type { Failure } from '../../../topics/schemas/common/v1-records.js';
@@ -22,14 +23,12 @@ import type { FailureJson } from './workflow-errors.js';
 
 /** Written in commands as the caller's identity. */
 const IDENTITY = 'logbook-client';
-/** Status codes that make a {@link WorkflowClientError} say what kind of refusal it is (retriable or not), as the gateway's would. */
-const NOT_FOUND = new Set(['WorkflowNotFound', 'RunNotFound', 'UpdateNotFound']);
 /** The engine's marker for an update outcome too old or large for the run's state: it is read from history. */
 const OUTCOME_IN_HISTORY = 'UpdateOutcomeInHistory';
 
-/** The engine's refusal (an Error reply, a LogbookError) as the error the compatible client translates. */
+/** The engine's refusal (an Error reply, a LogbookError) as the error the compatible client translates, with the status the gateway would answer. */
 function clientError(code: string, message: string, retriable: boolean): WorkflowClientError {
-  return new WorkflowClientError(code, message, retriable ? 503 : NOT_FOUND.has(code) ? 404 : 400);
+  return new WorkflowClientError(code, message, statusOfErrorCode(code) ?? (retriable ? 503 : 500));
 }
 
 /** Any error of a Kafka call as a {@link WorkflowClientError}; a reply that never came is `REPLY_TIMEOUT` (504). */
@@ -154,11 +153,13 @@ export class KafkaWorkflowService {
   private async result<T>(workflowId: string, runId: string | undefined, timeoutMs: number, followRuns: boolean): Promise<WorkflowOutcome<T>> {
     const body = { type: 'AwaitWorkflowExecutionResult' as const, followRuns };
     const command = this.commands.envelope(this.namespace, workflowId, body, runId ? { runId } : {});
+    const deadline = Date.now() + timeoutMs;
     const reply = await this.call(() => this.commands.send(command, { awaitReply: true, timeoutMs: Math.max(1, timeoutMs) }));
-    const fromGateway = () => this.read(() => this.reads.getHandle(workflowId, runId).result<T>(`${timeoutMs}ms`, { followRuns }));
-    if (reply?.kind === 'Error' && reply.failure?.code === 'RunNotFound' && runId) return fromGateway();
+    const fromGateway = (run: string | undefined) => this.read(() => this.reads.getHandle(workflowId, run).result<T>(`${Math.max(1, deadline - Date.now())}ms`, { followRuns }));
+    if (reply?.kind === 'Error' && reply.failure?.code === 'RunNotFound' && runId) return fromGateway(runId);
     const closed = accepted(reply);
-    if (closed.executionStatus === 'ContinuedAsNew') return fromGateway();
+    // The run that continued this one is in its closing event: the gateway reads it for that run (not the current one).
+    if (closed.executionStatus === 'ContinuedAsNew') return fromGateway(closed.runId ?? runId);
     const converter = this.commands.dataConverter;
     return {
       runId: closed.runId ?? '',

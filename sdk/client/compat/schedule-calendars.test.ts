@@ -7,6 +7,9 @@ test('a calendar becomes the cron expression with seconds first: defaults 0 for 
   assert.equal(cronOfCalendar({ hour: 9, dayOfWeek: 'MONDAY' }), '0 0 9 * * 1');
   assert.equal(cronOfCalendar({ minute: { start: 0, end: 59, step: 15 }, hour: [8, { start: 12, end: 14 }], month: ['JANUARY', 'july' as 'JULY'] }), '0 0-59/15 8,12-14 * 1,7 *');
   assert.equal(cronOfCalendar({ second: '*', dayOfMonth: { start: 1, step: 1 }, year: '*', comment: 'first of the month' }), '* 0 0 1 * *');
+  // A range without an end is its start alone, step or not (cron would read 5/10 as every 10 from 5).
+  assert.equal(cronOfCalendar({ minute: { start: 5, step: 10 }, hour: '*' }), '0 5 * * * *');
+  assert.equal(cronOfCalendar({ dayOfWeek: { start: 'MONDAY', end: 'MONDAY', step: 2 } }), '0 0 0 * * 1');
 });
 
 test('calendars cron cannot express the same way, and values out of range, are refused naming the field', () => {

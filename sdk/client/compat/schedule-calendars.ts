@@ -75,8 +75,9 @@ function cronRange(range: CalendarRange<number | string>, name: FieldName, at: s
   if (end < start) throw new TypeError(`${at}: end ${end} is before start ${start}`);
   const step = range.step ?? 1;
   if (!Number.isSafeInteger(step) || step < 1) throw new TypeError(`${at}.step must be a whole number ≥ 1, got ${String(range.step)}`);
-  const span = end === start ? String(start) : `${start}-${end}`;
-  return step === 1 ? span : `${span}/${step}`;
+  // As in Temporal, `end` defaults to `start`: a single value, whatever the step (cron would read `5/10` as 5 to the top).
+  if (end === start) return String(start);
+  return step === 1 ? `${start}-${end}` : `${start}-${end}/${step}`;
 }
 
 function valueOf(value: unknown, name: FieldName, at: string): number {

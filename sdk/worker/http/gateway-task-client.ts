@@ -29,19 +29,24 @@ export class GatewayRefusedError extends Error {
   }
 }
 
-/** How long a poll waits at the gateway before it answers "nothing" (the gateway caps it at 60 s). */
-const POLL_WAIT_MS = 20_000;
+/**
+ * How long a poll waits at the gateway before it answers "nothing". Short, so a worker that stops
+ * lets its open polls end by themselves within a few seconds (see `TaskPollers`).
+ */
+const POLL_WAIT_MS = 5_000;
 /** A poll's answer may come this long after its wait: the claim of the task it hands out included. */
-const POLL_ANSWER_GRACE_MS = 15_000;
+const POLL_ANSWER_GRACE_MS = 10_000;
 /** How long an answer is retried while no gateway takes it (a node restarting, a broker failing over). */
 const ANSWER_RETRY_MS = 30_000;
-/** How long one answer call may take. */
-const CALL_TIMEOUT_MS = 30_000;
+/** How long one gateway has to answer one call, before the next gateway is asked. */
+const CALL_TIMEOUT_MS = 10_000;
+/** Statuses a proxy or a busy gateway answers for a while: the call is tried again, not refused. */
+const TRANSIENT_STATUSES: ReadonlySet<number> = new Set([408, 425, 429]);
 
 /**
- * One task queue's HTTP task endpoints at one or more gateways: a call that cannot reach one
- * gateway goes to the next, and the one that answered last is asked first. Any gateway takes the
- * answer to a task another handed out.
+ * One task queue's HTTP task endpoints at one or more gateways: a call that one gateway does not
+ * answer in time (refused, hung, 5xx) goes to the next, and the one that answered last is asked
+ * first. Any gateway takes the answer to a task another handed out.
  */
 export class GatewayTaskClient {
   private readonly bases: string[];
@@ -60,13 +65,12 @@ export class GatewayTaskClient {
   }
 
   /**
-   * Waits for a task of `kind`; undefined when none came within the gateway's wait or `signal`
-   * aborted (the worker is stopping).
-   * @throws GatewayRefusedError for a poll the gateway refuses (a bad queue name); network trouble is
-   *   thrown as it is, for the caller to pause and poll again
+   * Waits for a task of `kind`; undefined when none came within the gateway's wait.
+   * @throws GatewayRefusedError for a poll the gateway refuses (a bad queue name);
+   *   GatewayUnreachableError when no gateway answered, for the caller to pause and poll again
    */
-  async poll<T>(kind: HttpTaskKind, identity: string, signal: AbortSignal): Promise<PolledTask<T> | undefined> {
-    const response = await this.call(`${kind}-tasks/poll`, { identity, waitMs: POLL_WAIT_MS }, AbortSignal.any([signal, AbortSignal.timeout(POLL_WAIT_MS + POLL_ANSWER_GRACE_MS)]));
+  async poll<T>(kind: HttpTaskKind, identity: string): Promise<PolledTask<T> | undefined> {
+    const response = await this.call(`${kind}-tasks/poll`, JSON.stringify({ identity, waitMs: POLL_WAIT_MS }), POLL_WAIT_MS + POLL_ANSWER_GRACE_MS);
     if (response.status === 204) return undefined;
     const body = (await response.json()) as { taskToken: string; task: unknown };
     return { taskToken: body.taskToken, task: fromRawView(body.task) as T };
@@ -77,44 +81,63 @@ export class GatewayTaskClient {
    * @returns the gateway's JSON answer
    * @throws GatewayRefusedError when a gateway refuses it (the answer is wrong, not the network)
    * @throws GatewayUnreachableError when no gateway took it within the retry time
+   * @throws TypeError for a body that cannot be sent as JSON (a BigInt, a cycle): at once, not retried
    */
   async answer(path: string, body: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const text = JSON.stringify(body);
     const giveUpAt = Date.now() + ANSWER_RETRY_MS;
     for (;;) {
       try {
-        const response = await this.call(path, body, AbortSignal.timeout(CALL_TIMEOUT_MS));
-        const text = await response.text();
-        return text ? (JSON.parse(text) as Record<string, unknown>) : {};
+        return await this.json(path, text);
       } catch (error) {
-        if (error instanceof GatewayRefusedError) throw error;
-        if (Date.now() >= giveUpAt) throw isUnreachable(error) ? error : new GatewayUnreachableError(`${path}: no gateway answered within ${ANSWER_RETRY_MS} ms: ${(error as Error)?.message ?? String(error)}`, { cause: error });
+        if (!isUnreachable(error) || Date.now() + this.retryPauseMs >= giveUpAt) throw error;
         await new Promise((r) => setTimeout(r, this.retryPauseMs));
       }
     }
   }
 
-  /** POSTs to the preferred gateway, then the others; a 5xx or a network error moves on. */
-  private async call(path: string, body: Record<string, unknown>, signal: AbortSignal): Promise<Response> {
+  /**
+   * Sends a call once, to the gateways in turn, without retrying later (a heartbeat: the next one
+   * carries newer details anyway).
+   * @throws as {@link answer}, without its retries
+   */
+  async once(path: string, body: Record<string, unknown>): Promise<Record<string, unknown>> {
+    return this.json(path, JSON.stringify(body));
+  }
+
+  private async json(path: string, text: string): Promise<Record<string, unknown>> {
+    const response = await this.call(path, text, CALL_TIMEOUT_MS);
+    const answer = await response.text();
+    return answer ? (JSON.parse(answer) as Record<string, unknown>) : {};
+  }
+
+  /**
+   * POSTs to the preferred gateway, then the others, each within `timeoutMs`; a timeout, a
+   * network error, a 5xx or a transient 4xx moves on. The gateway that answers becomes the preferred one.
+   */
+  private async call(path: string, text: string, timeoutMs: number): Promise<Response> {
     let lastError: unknown;
     for (let i = 0; i < this.bases.length; i++) {
       const at = (this.preferred + i) % this.bases.length;
       try {
-        const response = await fetch(`${this.bases[at]}/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal });
-        if (response.status >= 500) {
+        const response = await fetch(`${this.bases[at]}/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: text, signal: AbortSignal.timeout(timeoutMs) });
+        if (response.status >= 500 || TRANSIENT_STATUSES.has(response.status)) {
           lastError = new Error(`${path} at ${this.bases[at]}: HTTP ${response.status} ${await response.text()}`);
           continue;
         }
+        this.preferred = at;
         if (response.status >= 400) {
           const refusal = refusalOf(await response.text());
           throw new GatewayRefusedError(response.status, refusal.code, `${path} refused (HTTP ${response.status}): ${refusal.message}`);
         }
-        this.preferred = at;
         return response;
       } catch (error) {
-        if (error instanceof GatewayRefusedError || signal.aborted) throw error;
+        if (error instanceof GatewayRefusedError) throw error;
         lastError = error;
       }
     }
+    // Next time, the next gateway first: the one asked first did not answer.
+    this.preferred = (this.preferred + 1) % this.bases.length;
     throw new GatewayUnreachableError(`no gateway took ${path} (${this.bases.join(', ')}): ${(lastError as Error)?.message ?? String(lastError)}`, { cause: lastError });
   }
 }

@@ -40,12 +40,14 @@ export class HttpActivityWorker {
     this.pollers.start();
   }
 
-  /** Stops polling, lets running activities finish for up to `graceMs`, then aborts the rest. */
+  /** Stops polling, lets running activities finish for up to `graceMs`, then aborts the rest (they report failed, to be retried). */
   async stop(graceMs = 10_000): Promise<void> {
-    const timer = setTimeout(() => this.running.forEach((c) => c.abort(new Error('worker shutting down'))), graceMs);
-    timer.unref();
-    await this.pollers?.stop(graceMs + 1_000);
-    clearTimeout(timer);
+    const pollers = this.pollers;
+    if (!pollers) return;
+    if (await pollers.stop(graceMs)) return;
+    this.running.forEach((c) => c.abort(new Error('worker shutting down')));
+    // Their failures are sent now: a moment more for that.
+    await pollers.stop(2_000);
   }
 
   /** Runs one attempt and reports how it ended: completed, failed, canceled, or left to async completion. */
@@ -107,6 +109,9 @@ export class HttpActivityWorker {
     const info = activityInfoOf(task, this.dataConverter);
     const throttleMs = this.options.heartbeatThrottleMs ?? 1_000;
     let lastSent = 0;
+    // One heartbeat on the wire at a time, never retried: a later one carries newer details, and
+    // a retried older one landing after it would make the engine keep the older details.
+    let inFlight = false;
     const context: ActivityContext = {
       info,
       log: activityLogger(info),
@@ -115,13 +120,15 @@ export class HttpActivityWorker {
       heartbeat: (details) => {
         onDetails(details);
         const now = Date.now();
-        if (now - lastSent < throttleMs) return;
+        if (inFlight || now - lastSent < throttleMs) return;
         lastSent = now;
+        inFlight = true;
         // As in Temporal a heartbeat never throws; a lost one is followed by the next.
         void this.client
-          .answer('activity-tasks/heartbeat', { taskToken, ...(details === undefined ? {} : { details }) })
+          .once('activity-tasks/heartbeat', { taskToken, ...(details === undefined ? {} : { details }) })
           .then((answer) => answer.cancelRequested === true && !signal.aborted && onCancelRequested())
-          .catch(() => undefined);
+          .catch(() => undefined)
+          .finally(() => (inFlight = false));
       },
     };
     return runInActivityContext(context, () => fn(...args));

@@ -49,8 +49,9 @@ export class HttpWorkflowWorker {
   }
 
   async stop(graceMs = 10_000): Promise<void> {
-    await Promise.all([this.tasks?.stop(graceMs), this.queries?.stop(graceMs)]);
-    this.runner?.clear();
+    const [tasksDone] = await Promise.all([this.tasks?.stop(graceMs), this.queries?.stop(graceMs)]);
+    // A task still running past the grace keeps its run: disposing it mid-activation would fail the task.
+    if (tasksDone !== false) this.runner?.clear();
   }
 
   /** Runs the task after any task of its run this worker is still running. */

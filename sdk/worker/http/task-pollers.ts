@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { runtimeLogger } from '../../common/logger.js';
 import { GatewayRefusedError, type GatewayTaskClient, type HttpTaskKind, type PolledTask } from './gateway-task-client.js';
 
@@ -20,7 +21,9 @@ const MAX_PAUSE_MS = 10_000;
 /**
  * Long-polls one kind of task from the gateway with a few pollers and runs each task in a slot;
  * a poll that fails (the gateway restarting) is logged once per outage and tried again after a
- * growing pause. {@link stop} ends the polls at once and waits for the running tasks.
+ * growing pause. {@link stop} opens no new poll but lets the open ones end by themselves — a poll
+ * the gateway answers has already claimed its task, so cutting it off would strand the task until
+ * its timeout — runs what they hand out, and waits for the running tasks.
  */
 export class TaskPollers<T> {
   private readonly stopping = new AbortController();
@@ -38,36 +41,49 @@ export class TaskPollers<T> {
     this.loops = Array.from({ length: Math.max(1, Math.min(this.options.pollers, this.options.slots)) }, () => this.loop());
   }
 
-  /** Stops polling; resolves when the running tasks finished or `graceMs` passed. */
-  async stop(graceMs: number): Promise<void> {
+  /**
+   * Stops polling; resolves once the open polls ended and the running tasks finished, or once
+   * `graceMs` passed.
+   * @returns true when every task finished within the grace
+   */
+  async stop(graceMs: number): Promise<boolean> {
     this.stopping.abort();
     this.slotWaiters.splice(0).forEach((wake) => wake());
-    await Promise.all(this.loops);
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([Promise.allSettled([...this.running]), new Promise((r) => (timer = setTimeout(r, graceMs)))]);
-    clearTimeout(timer);
+    const graceOver = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), graceMs)));
+    const finished = (async () => {
+      await Promise.all(this.loops);
+      await Promise.allSettled([...this.running]);
+      return true as const;
+    })();
+    try {
+      return await Promise.race([finished, graceOver]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   private async loop(): Promise<void> {
     const { client, kind, identity } = this.options;
-    const signal = this.stopping.signal;
+    const stopping = this.stopping.signal;
     let pause = FIRST_PAUSE_MS;
-    while (!signal.aborted) {
+    while (!stopping.aborted) {
       if (!(await this.slot())) return;
       let task: PolledTask<T> | undefined;
       try {
-        task = await client.poll<T>(kind, identity, signal);
+        // Not cut off by a stop: see the class comment.
+        task = await client.poll<T>(kind, identity);
         if (this.outage) runtimeLogger().info(`${kind} task polls reach the gateway again`);
         this.outage = false;
         pause = FIRST_PAUSE_MS;
       } catch (error) {
-        this.free++;
-        if (signal.aborted) return;
+        this.release();
+        if (stopping.aborted) return;
         // A refused poll will be refused again: say so loudly, then keep trying slowly.
         if (error instanceof GatewayRefusedError) runtimeLogger().error(`${kind} task poll refused: ${error.message}`);
         else if (!this.outage) runtimeLogger().warn(`${kind} task poll failed, retrying: ${(error as Error).message ?? String(error)}`);
         this.outage = true;
-        await new Promise((r) => setTimeout(r, pause));
+        await delay(pause, undefined, { signal: stopping }).catch(() => undefined);
         pause = Math.min(pause * 2, MAX_PAUSE_MS);
         continue;
       }

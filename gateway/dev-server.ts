@@ -1,17 +1,15 @@
 /**
- * The Logbook command line.
+ * The dev server: `logbook server start-dev` (`npm start`).
  *
- *   tsx gateway/cli.ts dev [--port 8233] [--host 127.0.0.1] [--advertise URL] [--data .data] [--shards 8]
+ *   logbook server start-dev [--port 8233] [--host 127.0.0.1] [--advertise URL] [--data .data] [--shards 8]
  *                          [--kafka host:port,…] [--prefix logbook] [--replication-factor N] [--min-insync-replicas N]
  *                          [--no-worker] [--require-namespaces] [--ingress FILE]
  *                          [--kafka-sasl-mechanism plain|scram-sha-256|scram-sha-512 --kafka-sasl-username U
  *                           --kafka-sasl-password P] [--kafka-tls] [--kafka-tls-ca FILE]
  *                          [--kafka-tls-cert FILE --kafka-tls-key FILE]
  *                          [--schema-registry URL [--schema-registry-username U --schema-registry-password P]]
- *   tsx gateway/cli.ts schemas export DIR
- *   tsx gateway/cli.ts ingress list | put FILE | delete NAME [--address URL]
  *
- * `dev` runs one engine node with its HTTP gateway, UI and metrics, plus the example workers
+ * It runs one engine node with its HTTP gateway, UI and metrics, plus the example workers
  * (order and travel workflows), on the embedded log by default; `--kafka` (or LOGBOOK_KAFKA_BROKERS)
  * runs the same node against a Kafka cluster. The topics it creates get the replication factor and
  * `min.insync.replicas` given (or LOGBOOK_REPLICATION_FACTOR / LOGBOOK_MIN_INSYNC_REPLICAS), by default
@@ -20,9 +18,8 @@
  * starts and signals (README "Ingress from business topics"). The `--kafka-sasl-*` and `--kafka-tls*`
  * flags (or LOGBOOK_KAFKA_SASL_* and LOGBOOK_KAFKA_TLS*) secure every Kafka client of the node.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Engine } from './engine.js';
 import { createHttpApp } from './http-app.js';
@@ -33,13 +30,16 @@ import { ScheduleWorkers } from './schedules/schedule-workers.js';
 import { startShardLagSampler } from './shard-lag-sampler.js';
 import { stopTaskBridges } from './task-endpoints/task-bridges.js';
 import { loadIngressFile } from '../processors/ingress/ingress-file.js';
-import { avscFiles } from '../topics/schemas/avsc-files.js';
 import { describeKafkaSecurity } from '../topics/log/kafka-security.js';
 import { KAFKA_SECURITY_FLAGS, kafkaSecurityFromFlags } from './kafka-security-flags.js';
 import { SCHEMA_REGISTRY_FLAGS, registrySerdeFromFlags } from './schema-registry-flags.js';
-import { ingressCommand } from './ingress-cli.js';
 
-async function dev(argv: string[]): Promise<void> {
+/**
+ * Runs one engine node with its gateway, UI, metrics and schedules (and the example workers unless
+ * `--no-worker`) until SIGINT or SIGTERM: what `logbook server start-dev` and `npm start` run.
+ * @throws Error naming the flag for settings that do not go together
+ */
+export async function runDevServer(argv: string[]): Promise<void> {
   const { values } = parseArgs({
     args: argv,
     options: {
@@ -155,34 +155,3 @@ function optionalEntry<K extends string>(key: K, value: number | undefined): Par
   return value === undefined ? {} : ({ [key]: value } as Record<K, number>);
 }
 
-/** `schemas export DIR`: writes the published contract (every schema version as .avsc, and index.json). */
-async function schemas(argv: string[]): Promise<void> {
-  const [verb, directory, ...extra] = argv;
-  if (verb !== 'export' || !directory || extra.length > 0) {
-    console.error('usage: logbook schemas export DIR');
-    process.exit(2);
-  }
-  const target = resolve(directory);
-  await mkdir(target, { recursive: true });
-  const files = avscFiles();
-  for (const file of files) await writeFile(join(target, file.name), file.text);
-  console.log(`wrote ${files.length - 1} schemas and index.json to ${target}`);
-}
-
-const fail = (error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exit(1);
-};
-const [command, ...rest] = process.argv.slice(2);
-if (command === 'dev') {
-  dev(rest).catch(fail);
-} else if (command === 'schemas') {
-  schemas(rest).catch(fail);
-} else if (command === 'ingress') {
-  ingressCommand(rest).then((code) => process.exit(code), fail);
-} else {
-  console.error('usage: logbook schemas export DIR');
-  console.error('usage: logbook ingress list | put FILE | delete NAME [--address URL]');
-  console.error('usage: logbook dev [--port 8233] [--host 127.0.0.1] [--advertise URL] [--data .data] [--shards 8] [--kafka host:port,…] [--prefix logbook] [--replication-factor N] [--min-insync-replicas N] [--no-worker] [--require-namespaces] [--ingress FILE] [--kafka-sasl-mechanism M --kafka-sasl-username U --kafka-sasl-password P] [--kafka-tls] [--kafka-tls-ca FILE] [--kafka-tls-cert FILE --kafka-tls-key FILE] [--schema-registry URL]');
-  process.exit(2);
-}

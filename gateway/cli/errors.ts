@@ -1,0 +1,46 @@
+/**
+ * The CLI's errors and exit codes. Every failure is one line a person can act on; `--verbose`
+ * adds the stack.
+ *
+ * Exit codes: 0 done; 1 the operation ran and its outcome is a failure (a workflow that failed,
+ * was cancelled, terminated or timed out; a history that does not replay); 2 bad usage; 3 not
+ * found; 4 refused by the gateway (a 4xx naming the rule); 5 the gateway could not be reached or
+ * failed (5xx, timeouts).
+ * @module
+ */
+import { WorkflowClientError } from '../../sdk/client/gateway-call.js';
+import { InvalidArgumentError } from '../../sdk/client/option-rules.js';
+
+export const EXIT = { OK: 0, FAILED: 1, USAGE: 2, NOT_FOUND: 3, REFUSED: 4, UNAVAILABLE: 5 } as const;
+
+/** An error the CLI reports as it is, with its exit code. */
+export class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: number,
+  ) {
+    super(message);
+    this.name = 'CliError';
+  }
+}
+
+/** A usage mistake: a bad flag value, a missing argument (exit 2). */
+export function usage(message: string): CliError {
+  return new CliError(message, EXIT.USAGE);
+}
+
+/** The exit code and one-line message of any error a command threw. */
+export function describeError(error: unknown, address: string): { exitCode: number; message: string } {
+  if (error instanceof CliError) return { exitCode: error.exitCode, message: error.message };
+  if (error instanceof InvalidArgumentError) return { exitCode: EXIT.USAGE, message: error.message };
+  if (error instanceof WorkflowClientError) {
+    const exitCode = error.status === 404 ? EXIT.NOT_FOUND : error.status >= 500 ? EXIT.UNAVAILABLE : EXIT.REFUSED;
+    return { exitCode, message: `${error.code}: ${error.message}` };
+  }
+  // fetch's own failure: nothing listens at the address, or the name does not resolve.
+  if (error instanceof TypeError && /fetch failed/.test(error.message)) {
+    const reason = (error.cause as { code?: string } | undefined)?.code ?? 'no answer';
+    return { exitCode: EXIT.UNAVAILABLE, message: `no Logbook gateway answers at ${address} (${reason}); start one with \`logbook server start-dev\` (or \`npm start\`) or pass --address` };
+  }
+  return { exitCode: EXIT.FAILED, message: error instanceof Error ? error.message : String(error) };
+}

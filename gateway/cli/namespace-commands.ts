@@ -1,0 +1,52 @@
+/**
+ * `logbook namespace …`: register, list, describe and update namespaces.
+ * @module
+ */
+import { Command, Option } from 'commander';
+import { NamespaceClient, type NamespaceDescription, type NamespaceSettings } from '../../sdk/client/namespace-client.js';
+import { withGatewayOptions } from './context.js';
+import type { Action } from './context.js';
+import { renderList, renderRecord, type Column } from './output.js';
+
+const LIST_COLUMNS: readonly Column<NamespaceDescription>[] = [
+  { heading: 'Name', value: (n) => n.name },
+  { heading: 'State', value: (n) => n.state },
+  { heading: 'Retention', value: (n) => n.retention },
+  { heading: 'Description', value: (n) => n.description },
+];
+
+/** `namespace` and its subcommands (the namespace is the argument; `--namespace` is not used). */
+export function namespaceCommand(action: Action): Command {
+  const namespace = new Command('namespace').description('register and manage namespaces');
+  // addCommand answers the parent: the subcommand is returned to take its action.
+  const add = (command: Command): Command => {
+    namespace.addCommand(withGatewayOptions(command));
+    return command;
+  };
+  const settings = (command: Command) =>
+    command
+      .option('--description <text>', 'what it is for')
+      .option('--owner-email <address>', 'who owns it')
+      .option('--retention <duration>', 'how long closed runs are kept, e.g. 72h')
+      .addOption(new Option('--state <state>', 'Deprecated refuses new starts').choices(['Registered', 'Deprecated']));
+  const settingsOf = (o: Record<string, unknown>): NamespaceSettings => ({
+    ...(o.description !== undefined ? { description: o.description as string } : {}),
+    ...(o.ownerEmail !== undefined ? { ownerEmail: o.ownerEmail as string } : {}),
+    ...(o.retention !== undefined ? { retention: o.retention as string } : {}),
+    ...(o.state !== undefined ? { state: o.state as NamespaceSettings['state'] } : {}),
+  });
+
+  add(settings(new Command('register').description('register a namespace').argument('<name>'))).action(action(async (c, o, name) => {
+    c.print(renderRecord((await new NamespaceClient({ address: c.address }).register(name as string, settingsOf(o))) as unknown as Record<string, unknown>, c.output));
+  }));
+  add(new Command('list').description('every namespace')).action(action(async (c) => {
+    c.print(renderList(await new NamespaceClient({ address: c.address }).list(), c.output, LIST_COLUMNS));
+  }));
+  add(new Command('describe').description('one namespace').argument('<name>')).action(action(async (c, _o, name) => {
+    c.print(renderRecord((await new NamespaceClient({ address: c.address }).describe(name as string)) as unknown as Record<string, unknown>, c.output));
+  }));
+  add(settings(new Command('update').description("change a namespace's settings").argument('<name>'))).action(action(async (c, o, name) => {
+    c.print(renderRecord((await new NamespaceClient({ address: c.address }).update(name as string, settingsOf(o))) as unknown as Record<string, unknown>, c.output));
+  }));
+  return namespace;
+}
