@@ -116,7 +116,20 @@ export async function runDevServer(argv: string[]): Promise<void> {
   }
   metrics.watchShards(() => engine.node.shardReports());
   const server = createServer(createHttpApp({ engine, metrics: metrics.registry, selfEndpoint: endpoint }));
-  await new Promise<void>((ready) => server.listen(port, values.host, ready));
+  try {
+    await new Promise<void>((ready, fail) => {
+      server.once('error', fail);
+      server.listen(port, values.host, () => {
+        server.off('error', fail);
+        ready();
+      });
+    });
+  } catch (error) {
+    // A busy port: the engine started for nothing; stop it so the caller's one-line error is the end.
+    await stopTaskBridges(engine);
+    await engine.stop();
+    throw error;
+  }
   const workers = values['no-worker'] ? [] : await startExampleWorkers(engine, metrics);
   // Schedules run on every node, examples or not: they are part of the engine.
   const schedules = await ScheduleWorkers.start(engine);

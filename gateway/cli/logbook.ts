@@ -66,8 +66,9 @@ export async function runLogbook(argv: readonly string[]): Promise<number> {
     await program.parseAsync([...argv], { from: 'user' });
   } catch (error) {
     if (error instanceof CommanderError) {
-      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return EXIT.OK;
-      // A group command (`logbook workflow`) run alone prints its help: a usage mistake.
+      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return EXIT.OK;
+      // Anything else — an unknown option, a missing argument, a group command (`logbook workflow`)
+      // run alone, which prints its help — is a usage mistake.
       return EXIT.USAGE;
     }
     // Errors of commands outside the action wrapper (start-dev, replay, schemas): one line, no stack.

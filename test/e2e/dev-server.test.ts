@@ -1,50 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { killNoEngineProcesses, startNoEngineProcess } from '../support/no-engine-process.js';
 import { assertHelloWorldRuns } from '../support/hello-world-processes.js';
 import { waitFor } from '../support/test-env.js';
+import { runLogbookCli, startDevServer } from '../support/logbook-cli.js';
 
-const CLI = fileURLToPath(new URL('../../gateway/cli/bin.mjs', import.meta.url));
 const CLIENT = 'examples/order/client.ts';
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as { port: number };
-  await new Promise((r) => server.close(r));
-  return port;
-}
-
-/** The README's run command on a free port: the dev server on its embedded backend. */
-async function startDevServer(): Promise<{ port: number; stop(): Promise<void> }> {
-  const port = await freePort();
-  const data = await mkdtemp(join(tmpdir(), 'logbook-dev-'));
-  // The README's command runs on the embedded log: the broker of the test run must not leak in
-  // (the dev server would join the shared broker's default deployment).
-  const env = { ...process.env, LOGBOOK_KAFKA_BROKERS: '' };
-  const child = spawn(process.execPath, [CLI, 'server', 'start-dev', '--port', String(port), '--data', data], { stdio: ['ignore', 'pipe', 'pipe'], env });
-  let output = '';
-  child.stdout.on('data', (c: Buffer) => (output += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (output += c.toString()));
-  const stop = async () => {
-    child.kill('SIGTERM');
-    if (child.exitCode === null && child.signalCode === null) await new Promise((r) => child.once('exit', r));
-    await rm(data, { recursive: true, force: true });
-  };
-  try {
-    await waitFor('the dev server to be ready', () => output.includes('Logbook is running'), 60_000);
-  } catch (error) {
-    await stop();
-    throw error;
-  }
-  return { port, stop };
-}
 
 test("the README's run command starts the dev server, and its curl lines and its TypeScript client start an order, query it, signal it and show its history", async () => {
   const server = await startDevServer();
@@ -90,3 +53,29 @@ test("the README's hello-world worker and client, each a process of its own with
     await server.stop();
   }
 });
+
+test("the README's command-line examples, run as written against the dev server, start, signal and finish an order", async () => {
+  const server = await startDevServer();
+  try {
+    const readme = await readFile(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
+    const section = readme.slice(readme.indexOf('## Command line'), readme.indexOf('## Writing workflows'));
+    const lines = section.split('\n').filter((line) => line.startsWith('npx logbook '));
+    assert.ok(lines.length >= 3, `the section's examples: ${lines.join(' | ')}`);
+    let last = '';
+    for (const line of lines) {
+      const run = await runLogbookCli(shellWords(line).slice(2), { LOGBOOK_ADDRESS: `127.0.0.1:${server.port}` });
+      assert.equal(run.code, 0, `${line}\n${run.stdout}${run.stderr}`);
+      last = run.stdout;
+    }
+    assert.equal((JSON.parse(last) as { status: string }).status, 'Completed');
+  } finally {
+    await server.stop();
+  }
+});
+
+/** A shell line's words: spaces split, single quotes keep what they hold (all the README's lines use). */
+function shellWords(line: string): string[] {
+  const words: string[] = [];
+  for (const match of line.matchAll(/'([^']*)'|(\S+)/g)) words.push(match[1] ?? match[2]!);
+  return words;
+}
