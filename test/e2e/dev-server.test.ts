@@ -1,11 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
 import { killNoEngineProcesses, startNoEngineProcess } from '../support/no-engine-process.js';
 import { assertHelloWorldRuns } from '../support/hello-world-processes.js';
 import { waitFor } from '../support/test-env.js';
-import { runLogbookCli, startDevServer } from '../support/logbook-cli.js';
+import { startDevServer } from '../support/logbook-cli.js';
 
 const CLIENT = 'examples/order/client.ts';
 
@@ -53,29 +51,3 @@ test("the README's hello-world worker and client, each a process of its own with
     await server.stop();
   }
 });
-
-test("the README's command-line examples, run as written against the dev server, start, signal and finish an order", async () => {
-  const server = await startDevServer();
-  try {
-    const readme = await readFile(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
-    const section = readme.slice(readme.indexOf('## Command line'), readme.indexOf('## Writing workflows'));
-    const lines = section.split('\n').filter((line) => line.startsWith('npx logbook '));
-    assert.ok(lines.length >= 3, `the section's examples: ${lines.join(' | ')}`);
-    let last = '';
-    for (const line of lines) {
-      const run = await runLogbookCli(shellWords(line).slice(2), { LOGBOOK_ADDRESS: `127.0.0.1:${server.port}` });
-      assert.equal(run.code, 0, `${line}\n${run.stdout}${run.stderr}`);
-      last = run.stdout;
-    }
-    assert.equal((JSON.parse(last) as { status: string }).status, 'Completed');
-  } finally {
-    await server.stop();
-  }
-});
-
-/** A shell line's words: spaces split, single quotes keep what they hold (all the README's lines use). */
-function shellWords(line: string): string[] {
-  const words: string[] = [];
-  for (const match of line.matchAll(/'([^']*)'|(\S+)/g)) words.push(match[1] ?? match[2]!);
-  return words;
-}
