@@ -114,7 +114,7 @@ export async function runDevServer(argv: string[]): Promise<void> {
     const { replicationFactor, minInsyncReplicas } = engine.catalog.replication;
     console.log(`topics '${engine.catalog.prefix}.*': replication factor ${replicationFactor}, min.insync.replicas ${minInsyncReplicas} (existing topics keep theirs)`);
   }
-  metrics.watchShards(() => engine.node.shardReports());
+  metrics.watchShards(() => engine.node.shardReports(), engine.catalog.shards);
   const server = createServer(createHttpApp({ engine, metrics: metrics.registry, selfEndpoint: endpoint }));
   try {
     await new Promise<void>((ready, fail) => {

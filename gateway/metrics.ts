@@ -3,6 +3,7 @@ import type { BatchResult } from '../processors/shard-runtime/batch-commit.js';
 import { SHARD_STATES, type ShardTransition } from '../processors/shard-runtime/shard-lifecycle.js';
 import type { ShardReport } from '../processors/shard-runtime/shard-records.js';
 import type { IngressSource, IngressObserver } from '../processors/ingress/ingress-source.js';
+import { HistoryMetrics } from './history-metrics.js';
 
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
@@ -12,9 +13,7 @@ const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5
  */
 export class EngineMetrics {
   readonly registry = new Registry();
-  private readonly starts = new Counter({ name: 'logbook_workflow_starts_total', help: 'Workflow runs started', labelNames: ['workflow_type'], registers: [this.registry] });
-  private readonly completions = new Counter({ name: 'logbook_workflow_completions_total', help: 'Workflow runs closed, by status', labelNames: ['workflow_type', 'status'], registers: [this.registry] });
-  private readonly historySize = new Histogram({ name: 'logbook_history_size_events', help: 'Events in a run when it closed', buckets: [5, 10, 25, 50, 100, 250, 1000, 10_000, 51_200], registers: [this.registry] });
+  private readonly history = new HistoryMetrics(this.registry);
   private readonly batchSize = new Histogram({ name: 'logbook_processor_batch_inputs', help: 'Inputs (commands and timers) per shard transaction', buckets: [1, 2, 5, 10, 25, 50, 100, 250, 500], registers: [this.registry] });
   private readonly transaction = new Histogram({ name: 'logbook_processor_transaction_seconds', help: 'Begin-to-commit time of a shard transaction', buckets: LATENCY_BUCKETS, registers: [this.registry] });
   private readonly deadLetters = new Counter({ name: 'logbook_dead_letters_total', help: 'Inputs written to the dead-letter topic, by the step that failed and its code', labelNames: ['step', 'code'], registers: [this.registry] });
@@ -28,6 +27,7 @@ export class EngineMetrics {
     registers: [this.registry],
     collect: () => this.collectShards(),
   });
+  private readonly shardsConfigured = new Gauge({ name: 'logbook_shards_configured', help: "The deployment's shard count: the cluster's RUNNING shards (summed over nodes) fall short of it while a shard has no owner", registers: [this.registry] });
   private readonly restoreRemaining = new Gauge({ name: 'logbook_shard_restore_remaining_offsets', help: 'Offsets a restoring shard still has to read on the changelog it is reading', labelNames: ['shard'], registers: [this.registry] });
   private readonly timerLateness = new Histogram({ name: 'logbook_timer_lateness_seconds', help: 'How late durable timers fired', buckets: LATENCY_BUCKETS, registers: [this.registry] });
   private readonly workflowTask = new Histogram({ name: 'logbook_workflow_task_seconds', help: 'Workflow task processing time on the worker', labelNames: ['result'], buckets: LATENCY_BUCKETS, registers: [this.registry] });
@@ -53,7 +53,7 @@ export class EngineMetrics {
   });
 
   constructor(defaultMetrics = true) {
-    if (defaultMetrics) collectDefaultMetrics({ register: this.registry, prefix: 'logbook_process_' });
+    if (defaultMetrics) collectDefaultMetrics({ register: this.registry, prefix: 'logbook_' });
   }
 
   /** The observer an engine's ingress reports its batches and failures to. */
@@ -90,20 +90,13 @@ export class EngineMetrics {
       if (outcome.fate === 'dead-lettered' || outcome.fate === 'quarantined') this.deadLetters.inc({ step: outcome.step ?? '', code: outcome.code ?? '' });
     }
     for (const lateness of result.timerLatenessMs) this.timerLateness.observe(Math.max(0, lateness) / 1000);
-    for (const event of result.events) {
-      const type = event.attributes.type;
-      if (type === 'WorkflowExecutionStarted') this.starts.inc({ workflow_type: event.workflowType });
-      const status = CLOSE_STATUS[type];
-      if (status) {
-        this.completions.inc({ workflow_type: event.workflowType, status });
-        this.historySize.observe(event.eventId);
-      }
-    }
+    this.history.observe(result.events);
   }
 
-  /** Reads the shard reports of this node whenever /metrics is scraped. */
-  watchShards(reports: () => readonly ShardReport[]): void {
+  /** Reads the shard reports of this node whenever /metrics is scraped; `shards` is the deployment's shard count. */
+  watchShards(reports: () => readonly ShardReport[], shards?: number): void {
     this.shardReports = reports;
+    if (shards !== undefined) this.shardsConfigured.set(shards);
   }
 
   recordShardTransition(transition: ShardTransition): void {
@@ -130,12 +123,3 @@ export class EngineMetrics {
     if (event.attempt > 1) this.retries.inc({ activity_type: event.activityType });
   }
 }
-
-const CLOSE_STATUS: Readonly<Record<string, string>> = {
-  WorkflowExecutionCompleted: 'Completed',
-  WorkflowExecutionFailed: 'Failed',
-  WorkflowExecutionCanceled: 'Canceled',
-  WorkflowExecutionTerminated: 'Terminated',
-  WorkflowExecutionTimedOut: 'TimedOut',
-  WorkflowExecutionContinuedAsNew: 'ContinuedAsNew',
-};

@@ -31,7 +31,7 @@ test("the README's run command starts the dev server, and its curl lines and its
     const bad = await fetch(api, { method: 'POST', headers: json, body: JSON.stringify({ workflowId: 'x' }) });
     assert.equal(bad.status, 400);
     assert.match(((await bad.json()) as { message: string }).message, /workflowType/);
-    assert.match(await (await fetch(`http://127.0.0.1:${port}/metrics`)).text(), /logbook_workflow_completions_total\{workflow_type="order",status="Completed"\} 1/);
+    assert.match(await (await fetch(`http://127.0.0.1:${port}/metrics`)).text(), /logbook_workflow_completions_total\{namespace="default",workflow_type="order",status="Completed"\} 1/);
     // The README's TypeScript client, a process of its own with no engine code in it.
     const client = await startNoEngineProcess([CLIENT], { LOGBOOK_ADDRESS: `127.0.0.1:${port}` }, null);
     assert.equal(await client.exited, 0, client.output.join(''));
