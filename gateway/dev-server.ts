@@ -25,6 +25,7 @@ import { Engine } from './engine.js';
 import { createHttpApp } from './http-app.js';
 import { EngineMetrics } from './metrics.js';
 import { shardLogLines } from './shard-log.js';
+import { serverLog } from './server-log.js';
 import { startExampleWorkers } from './example-workers.js';
 import { ScheduleWorkers } from './schedules/schedule-workers.js';
 import { startShardLagSampler } from './shard-lag-sampler.js';
@@ -59,10 +60,12 @@ export async function runDevServer(argv: string[]): Promise<void> {
       // Temporal's behaviour: calls in a namespace nobody registered get 404 NamespaceNotFound.
       'require-namespaces': { type: 'boolean', default: process.env.LOGBOOK_REQUIRE_NAMESPACES === '1' },
       ingress: { type: 'string', default: process.env.LOGBOOK_INGRESS ?? '' },
+      'log-format': { type: 'string', default: process.env.LOGBOOK_LOG_FORMAT ?? 'text' },
       ...KAFKA_SECURITY_FLAGS,
       ...SCHEMA_REGISTRY_FLAGS,
     },
   });
+  const log = serverLog(values['log-format']!);
   const registry = registrySerdeFromFlags(values);
   const security = kafkaSecurityFromFlags(values);
   const ingress = values.ingress ? loadIngressFile(resolve(values.ingress)) : [];
@@ -76,10 +79,10 @@ export async function runDevServer(argv: string[]): Promise<void> {
   if (registry && !kafka) throw new Error('--schema-registry needs --kafka (or LOGBOOK_KAFKA_BROKERS): the embedded log keeps single-object encoding');
   if (security && !kafka) throw new Error('the --kafka-sasl-* and --kafka-tls* settings need --kafka (or LOGBOOK_KAFKA_BROKERS): the embedded log has no network clients');
   const metrics = new EngineMetrics();
-  const shardLog = shardLogLines((line) => console.error(line), metrics);
+  const shardLog = shardLogLines((line, shard, level) => log[level](line, { shard }), metrics);
   const ingressMetrics = metrics.ingressObserver();
-  console.log(kafka ? `connecting to Kafka at ${kafka.join(', ')} (${describeKafkaSecurity(security)})…` : `starting the embedded engine in ${data}…`);
-  if (registry) console.log(`values in the Confluent wire format through the schema registry at ${registry.shown}`);
+  log.info(kafka ? `connecting to Kafka at ${kafka.join(', ')} (${describeKafkaSecurity(security)})…` : `starting the embedded engine in ${data}…`);
+  if (registry) log.info(`values in the Confluent wire format through the schema registry at ${registry.shown}`);
   const engine = await Engine.start({
     log: kafka ? { kind: 'kafka', brokers: kafka, ...(security ? { security } : {}) } : { kind: 'embedded', directory: resolve(data, 'log') },
     shards: Number(values.shards),
@@ -94,7 +97,7 @@ export async function runDevServer(argv: string[]): Promise<void> {
       ...optionalEntry('total', positiveFlag('--max-task-queues (LOGBOOK_MAX_TASK_QUEUES)', values['max-task-queues'])),
       ...optionalEntry('perNamespace', positiveFlag('--max-task-queues-per-namespace (LOGBOOK_MAX_TASK_QUEUES_PER_NAMESPACE)', values['max-task-queues-per-namespace'])),
     },
-    onProgress: (line) => console.log(line),
+    onProgress: (line) => log.info(line),
     onBatch: (shard, result) => metrics.recordBatch(shard, result),
     onShardTransition: shardLog.onTransition,
     onRestoreProgress: shardLog.onRestoreProgress,
@@ -104,15 +107,15 @@ export async function runDevServer(argv: string[]): Promise<void> {
       onError: (mapping, partition, error) => {
         ingressMetrics.onError?.(mapping, partition, error);
         const reason = error instanceof Error ? error.message : String(error);
-        console.error(partition < 0 ? `ingress '${mapping.name}' could not start: ${reason}; trying again in a few seconds` : `ingress '${mapping.name}' partition ${partition}: ${reason}; retrying from the committed position`);
+        log.error(partition < 0 ? `ingress '${mapping.name}' could not start: ${reason}; trying again in a few seconds` : `ingress '${mapping.name}' partition ${partition}: ${reason}; retrying from the committed position`, { ingress: mapping.name, ...(partition < 0 ? {} : { partition }) });
       },
     },
   });
-  for (const mapping of ingress) console.log(`ingress '${mapping.name}': ${mapping.sourceTopic} (${mapping.format}) → ${mapping.action} in namespace ${mapping.namespace}`);
+  for (const mapping of ingress) log.info(`ingress '${mapping.name}': ${mapping.sourceTopic} (${mapping.format}) → ${mapping.action} in namespace ${mapping.namespace}`);
   metrics.watchIngress(() => engine.ingress.sources);
   if (kafka) {
     const { replicationFactor, minInsyncReplicas } = engine.catalog.replication;
-    console.log(`topics '${engine.catalog.prefix}.*': replication factor ${replicationFactor}, min.insync.replicas ${minInsyncReplicas} (existing topics keep theirs)`);
+    log.info(`topics '${engine.catalog.prefix}.*': replication factor ${replicationFactor}, min.insync.replicas ${minInsyncReplicas} (existing topics keep theirs)`);
   }
   metrics.watchShards(() => engine.node.shardReports(), engine.catalog.shards);
   const server = createServer(createHttpApp({ engine, metrics: metrics.registry, selfEndpoint: endpoint }));
@@ -134,14 +137,14 @@ export async function runDevServer(argv: string[]): Promise<void> {
   // Schedules run on every node, examples or not: they are part of the engine.
   const schedules = await ScheduleWorkers.start(engine);
   const stopLagSampler = startShardLagSampler(engine, metrics);
-  console.log(`Logbook is running: gateway and UI on ${endpoint} (metrics on ${endpoint}/metrics)`);
-  console.log(`Start an order:  curl -s -X POST ${endpoint}/api/v1/namespaces/default/workflows -H 'content-type: application/json' -d '{"workflowId":"order-1","workflowType":"order","taskQueue":"orders","args":[{"orderId":"1","sku":"book","quantity":1,"amountCents":2500,"phone":"+100","packTimeout":"1h","ratingDelay":"5s"}]}'`);
+  log.info(`Logbook is running: gateway and UI on ${endpoint} (metrics on ${endpoint}/metrics)`);
+  log.info(`Start an order:  curl -s -X POST ${endpoint}/api/v1/namespaces/default/workflows -H 'content-type: application/json' -d '{"workflowId":"order-1","workflowType":"order","taskQueue":"orders","args":[{"orderId":"1","sku":"book","quantity":1,"amountCents":2500,"phone":"+100","packTimeout":"1h","ratingDelay":"5s"}]}'`);
 
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
     stopping = true;
-    console.log('stopping…');
+    log.info('stopping…');
     stopLagSampler();
     // Shards first: the other nodes serve them while this one drains its workers (up to 5 s).
     await engine.handOverShards();

@@ -11,7 +11,7 @@ const PROGRESS_EVERY_MS = 5_000;
  * moment a shard that failed is running again, and the progress of a long restore — and the
  * lifecycle counters of the metrics. One line per event, never a line per retry of the same input.
  */
-export function shardLogLines(print: (line: string) => void, metrics?: EngineMetrics) {
+export function shardLogLines(print: (line: string, shard: number, level: 'info' | 'warn') => void, metrics?: EngineMetrics) {
   const failed = new Set<number>();
   const lastProgress = new Map<number, number>();
   return {
@@ -19,9 +19,9 @@ export function shardLogLines(print: (line: string) => void, metrics?: EngineMet
       metrics?.recordShardTransition(t);
       if (isFailure(t)) {
         failed.add(t.shard);
-        print(transitionLine(t));
+        print(transitionLine(t), t.shard, 'warn');
       } else if (t.to === ShardState.Running && failed.delete(t.shard)) {
-        print(`shard ${t.shard}: running again (generation ${t.generation})`);
+        print(`shard ${t.shard}: running again (generation ${t.generation})`, t.shard, 'info');
       }
     },
     onRestoreProgress(shard: number, p: RestoreProgress): void {
@@ -30,7 +30,7 @@ export function shardLogLines(print: (line: string) => void, metrics?: EngineMet
       if (started === undefined) lastProgress.set(shard, now);
       else if (now - started >= PROGRESS_EVERY_MS) {
         lastProgress.set(shard, now);
-        print(`shard ${shard}: restoring ${p.topic}, offset ${p.position} of ${p.endOffset} (${p.recordsApplied} records applied)`);
+        print(`shard ${shard}: restoring ${p.topic}, offset ${p.position} of ${p.endOffset} (${p.recordsApplied} records applied)`, shard, 'info');
       }
       if (p.position >= p.endOffset) lastProgress.delete(shard);
     },

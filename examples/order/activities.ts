@@ -1,5 +1,5 @@
 import { ApplicationFailure } from 'logbook/common';
-import { activityInfo } from 'logbook/activity';
+import { activityInfo, log } from 'logbook/activity';
 
 /**
  * Example activities of the order workflow. They stand in for calls to an inventory, payment,
@@ -8,6 +8,8 @@ import { activityInfo } from 'logbook/activity';
  */
 export async function reserveStock(orderId: string, sku: string, quantity: number): Promise<string> {
   if (sku.startsWith('out-of-stock')) throw ApplicationFailure.nonRetryable(`${sku} is out of stock`, 'OutOfStock');
+  // The activity's logger adds the run's ids (workflowId, runId, activityType, attempt) to the line.
+  log.info(`reserving ${quantity} × ${sku}`, { orderId });
   return `reservation-${orderId}-${quantity}-${activityInfo().idempotencyKey}`;
 }
 

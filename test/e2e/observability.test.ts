@@ -71,3 +71,38 @@ test('every metric the alert rules and the Grafana dashboard read is one the eng
   assert.ok(read.length > 10);
   for (const name of new Set(read)) assert.match(metrics, new RegExp(`^# HELP ${name} `, 'm'), `${name}, read by the rules or the dashboard, is on /metrics`);
 });
+
+test('--log-format json prints one JSON object per line, and the lines about a run carry its workflow and run ids', async () => {
+  const json = await startDevServer(['--log-format', 'json']);
+  try {
+    const env = { LOGBOOK_ADDRESS: json.address };
+    const order = { orderId: '8', sku: 'pen', quantity: 2, amountCents: 900, phone: '+100', packTimeout: '1h', ratingDelay: '1s' };
+    const started = await runLogbookCli(['workflow', 'start', '--type', 'order', '-t', 'orders', '-w', 'json-order', '-i', JSON.stringify(order), '-o', 'json'], env);
+    const { runId } = JSON.parse(started.stdout) as { runId: string };
+    await waitFor('the activity log line', () => (json.output().includes('reserving 2 × pen') ? true : undefined), 30_000);
+    const lines = json.output().trim().split('\n');
+    const parsed = lines.map((line) => {
+      try {
+        return JSON.parse(line) as Record<string, unknown>;
+      } catch {
+        assert.fail(`not JSON: ${line}`);
+      }
+    });
+    for (const entry of parsed) {
+      assert.equal(typeof entry.msg, 'string');
+      assert.match(String(entry.level), /^(info|warn|error|debug|trace)$/);
+      assert.ok(!Number.isNaN(Date.parse(String(entry.time))));
+    }
+    assert.ok(parsed.some((e) => String(e.msg).startsWith('Logbook is running')));
+    const activity = parsed.find((e) => e.msg === 'reserving 2 × pen');
+    assert.deepEqual({ workflowId: activity?.workflowId, runId: activity?.runId, activityType: activity?.activityType, namespace: activity?.namespace }, { workflowId: 'json-order', runId, activityType: 'reserveStock', namespace: 'default' });
+  } finally {
+    await json.stop();
+  }
+});
+
+test('a --log-format that is not one stops the dev server with one line naming the flag (exit 2)', async () => {
+  const refused = await runLogbookCli(['server', 'start-dev', '--log-format', 'xml', '--port', '0', '--data', '/nonexistent/never-created'], { LOGBOOK_KAFKA_BROKERS: '' });
+  assert.equal(refused.code, 2, refused.stdout + refused.stderr);
+  assert.match(refused.stderr, /^error: --log-format \(LOGBOOK_LOG_FORMAT\) must be text or json, got 'xml'\n$/);
+});
