@@ -23,7 +23,7 @@ import { isWaitElapsed, standingAfterWait, withinWaitAndGrace } from './long-pol
 const CLOSED_RUN_ANSWER_MS = 5_000;
 /** How long `GET …/result` waits when the caller names no timeout. */
 const RESULT_WAIT_MS = 60_000;
-import { UI_HTML } from './ui.js';
+import { uiRoutes } from './ui/ui-routes.js';
 import { taskRoutes } from './task-endpoints/task-routes.js';
 import { visibilityRoutes } from './visibility-routes.js';
 import { asyncCompletionRoutes } from './async-completion-routes.js';
@@ -52,9 +52,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
   const app = express();
   app.use(jsonBody());
 
-  app.get('/', (_req, res) => {
-    res.type('html').send(UI_HTML);
-  });
+  app.use(uiRoutes());
   // Liveness: the process answers; with where each shard held here stands.
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok', shards: engine.node.ownedShards(), states: engine.node.shardReports() });

@@ -85,6 +85,9 @@ async function runStaticChecks(): Promise<number> {
   console.log('typecheck (tsc --noEmit)…');
   const tsc = await runBin('tsc', ['--noEmit', '-p', 'tsconfig.json']);
   if (tsc !== 0) return tsc;
+  // The web UI's browser code: the DOM's types, not Node's.
+  const ui = await runBin('tsc', ['--noEmit', '-p', 'gateway/ui/app/tsconfig.json']);
+  if (ui !== 0) return ui;
   console.log('lint (eslint)…');
   return runBin('eslint', ['.']);
 }

@@ -25,10 +25,17 @@ export function tokenize(query: string): Token[] {
     if (/\s/.test(c)) {
       i++;
     } else if (c === "'" || c === '"') {
-      const close = query.indexOf(c, i + 1);
-      if (close < 0) throw new InvalidQueryError(`unterminated string starting at column ${column}`);
-      tokens.push({ kind: 'string', text: query.slice(i, close + 1), value: query.slice(i + 1, close), column });
-      i = close + 1;
+      // A backslash takes the next character as it is (\' and \\), as in Temporal's language.
+      let value = '';
+      let at = i + 1;
+      while (at < query.length && query[at] !== c) {
+        if (query[at] === '\\' && at + 1 < query.length) at++;
+        value += query[at];
+        at++;
+      }
+      if (at >= query.length) throw new InvalidQueryError(`unterminated string starting at column ${column}`);
+      tokens.push({ kind: 'string', text: query.slice(i, at + 1), value, column });
+      i = at + 1;
     } else if (/[0-9]/.test(c) || (c === '-' && /[0-9]/.test(query[i + 1] ?? ''))) {
       const text = /^-?[0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)?/.exec(query.slice(i))![0];
       tokens.push({ kind: 'number', text, value: Number(text), column });

@@ -156,3 +156,11 @@ describe('visibility paging', () => {
     assert.throws(() => decodePageToken('not-a-token'), { message: 'invalid nextPageToken' });
   });
 });
+
+test("a backslash in a quoted value takes the next character as it is, so any value can be matched (\\' and \\\\)", () => {
+  const matching = rows[0]!;
+  const row = { ...matching, workflowId: `it's a "quote" \\ here` };
+  assert.equal(compileQuery(`WorkflowId = 'it\\'s a "quote" \\\\ here'`)(row), true);
+  assert.equal(compileQuery(`WorkflowId = 'it\\'s'`)(row), false);
+  assert.throws(() => compileQuery(`WorkflowId = 'open \\'`), /unterminated string starting at column 14/);
+});

@@ -1,0 +1,62 @@
+/**
+ * The Logbook web UI: a page per address, so every view is a link — `/namespaces/:ns/workflows`
+ * (the list), `/namespaces/:ns/workflows/:id/:runId` (a run), `…/schedules`, `…/schedules/:id`,
+ * `/namespaces`, `…/task-queues/:queue`. Links inside the page change the address without a load.
+ * @module
+ */
+import { api } from './api.js';
+import { h, link, replace } from './dom.js';
+import { namespaceList, scheduleList, schedulePage, taskQueuePage } from './other-pages.js';
+import { workflowList } from './workflow-list.js';
+import { workflowPage } from './workflow-page.js';
+
+const header = document.getElementById('header')!;
+const main = document.getElementById('main')!;
+let stopCurrent: () => void = () => undefined;
+
+/** The namespace of the address, `default` outside one. */
+function namespaceOf(pathname: string): string {
+  const match = /^\/namespaces\/([^/]+)/.exec(pathname);
+  return match ? decodeURIComponent(match[1]!) : 'default';
+}
+
+function navigate(url: string): void {
+  history.pushState(null, '', url);
+  void route();
+}
+
+async function renderHeader(namespace: string): Promise<void> {
+  const switcher = h('select', { id: 'namespace', onchange: () => navigate(`/namespaces/${encodeURIComponent(switcher.value)}/workflows`) });
+  const names = await api<{ namespaces: Array<{ name: string }> }>('GET', '/api/v1/namespaces').then((r) => r.namespaces.map((n) => n.name)).catch(() => [] as string[]);
+  for (const name of new Set(['default', ...names, namespace])) switcher.appendChild(h('option', { value: name, selected: name === namespace }, name));
+  const ns = encodeURIComponent(namespace);
+  replace(header, h('strong', {}, 'Logbook'), link(`/namespaces/${ns}/workflows`, 'Workflows'), link(`/namespaces/${ns}/schedules`, 'Schedules'), link('/namespaces', 'Namespaces'), h('label', {}, 'namespace ', switcher));
+}
+
+async function route(): Promise<void> {
+  stopCurrent();
+  stopCurrent = () => undefined;
+  const { pathname } = location;
+  const namespace = namespaceOf(pathname);
+  const parts = pathname.split('/').filter(Boolean).map(decodeURIComponent);
+  await renderHeader(namespace);
+  try {
+    if (parts[0] === 'namespaces' && parts[2] === 'workflows' && parts.length === 5) stopCurrent = workflowPage(main, namespace, parts[3]!, parts[4]!);
+    else if (parts[0] === 'namespaces' && parts[2] === 'schedules' && parts.length === 4) await schedulePage(main, namespace, parts[3]!);
+    else if (parts[0] === 'namespaces' && parts[2] === 'schedules') await scheduleList(main, namespace);
+    else if (parts[0] === 'namespaces' && parts[2] === 'task-queues' && parts.length === 4) await taskQueuePage(main, namespace, parts[3]!);
+    else if (parts[0] === 'namespaces' && parts.length === 1) await namespaceList(main);
+    else stopCurrent = workflowList(main, namespace, navigate);
+  } catch (e) {
+    replace(main, h('div', { class: 'error' }, String((e as Error).message)));
+  }
+}
+
+document.addEventListener('click', (event) => {
+  const anchor = (event.target as Element).closest?.('a[data-route]') as HTMLAnchorElement | null;
+  if (!anchor || event.ctrlKey || event.metaKey || event.shiftKey) return;
+  event.preventDefault();
+  navigate(anchor.getAttribute('href')!);
+});
+window.addEventListener('popstate', () => void route());
+void route();
