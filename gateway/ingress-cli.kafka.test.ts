@@ -12,12 +12,12 @@ import { uniqueName } from '../test/support/test-env.js';
 import { ingressCommand } from './ingress-cli.js';
 
 const run = promisify(execFile);
-const CLI = fileURLToPath(new URL('./cli.ts', import.meta.url));
+const CLI = fileURLToPath(new URL('./cli/bin.mjs', import.meta.url));
 
 /** Runs `logbook ingress …` as its own process (the command line as a user runs it). */
 async function ingressProcess(args: string[]): Promise<{ code: number; out: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', CLI, 'ingress', ...args]);
+    const { stdout, stderr } = await run(process.execPath, [CLI, 'ingress', ...args]);
     return { code: 0, out: stdout + stderr };
   } catch (error) {
     const e = error as { code?: number; stdout?: string; stderr?: string };
@@ -34,7 +34,7 @@ async function ingress(args: string[]): Promise<{ code: number; out: string }> {
   try {
     return { code: await ingressCommand(args), out: lines.join('\n') };
   } catch (thrown) {
-    // As cli.ts does: the message, one line, exit 1.
+    // As the logbook command does: the message, one line, exit 1.
     lines.push((thrown as Error).message);
     return { code: 1, out: lines.join('\n') };
   } finally {
@@ -76,7 +76,7 @@ test('logbook ingress put, list and delete manage mappings through the gateway, 
 
     const nobody = await ingressProcess(['list', '--address', 'http://127.0.0.1:9']);
     assert.equal(nobody.code, 1);
-    assert.match(nobody.out, /^no gateway answers at http:\/\/127\.0\.0\.1:9 .*pass --address$/m);
+    assert.match(nobody.out, /^error: no gateway answers at http:\/\/127\.0\.0\.1:9 .*pass --address$/m);
     assert.doesNotMatch(nobody.out, /\n\s+at /, 'no stack trace');
     assert.equal((await ingress(['frobnicate'])).code, 2);
   } finally {
