@@ -118,7 +118,7 @@ export async function runDevServer(argv: string[]): Promise<void> {
     log.info(`topics '${engine.catalog.prefix}.*': replication factor ${replicationFactor}, min.insync.replicas ${minInsyncReplicas} (existing topics keep theirs)`);
   }
   metrics.watchShards(() => engine.node.shardReports(), engine.catalog.shards);
-  const server = createServer(createHttpApp({ engine, metrics: metrics.registry, selfEndpoint: endpoint }));
+  const server = createServer(createHttpApp({ engine, metrics: metrics.registry, selfEndpoint: endpoint, workerReports: (report) => metrics.recordWorkerReport(report) }));
   try {
     await new Promise<void>((ready, fail) => {
       server.once('error', fail);

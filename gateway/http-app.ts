@@ -24,6 +24,8 @@ const CLOSED_RUN_ANSWER_MS = 5_000;
 /** How long `GET …/result` waits when the caller names no timeout. */
 const RESULT_WAIT_MS = 60_000;
 import { uiRoutes } from './ui/ui-routes.js';
+import { workerReportRoutes } from './worker-report-routes.js';
+import type { WorkerReport } from '../topics/wire/worker-report.js';
 import { taskRoutes } from './task-endpoints/task-routes.js';
 import { visibilityRoutes } from './visibility-routes.js';
 import { asyncCompletionRoutes } from './async-completion-routes.js';
@@ -38,6 +40,8 @@ export interface HttpAppOptions {
   readonly metrics: Registry;
   /** This node's own endpoint, so a read forwarded to itself is not forwarded again. */
   readonly selfEndpoint: string;
+  /** Where worker processes' reports go (the node's metrics); without it they are taken and dropped. */
+  readonly workerReports?: (report: WorkerReport) => void;
 }
 
 const API = '/api/v1/namespaces/:namespace/workflows';
@@ -53,6 +57,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
   app.use(jsonBody());
 
   app.use(uiRoutes());
+  app.use(workerReportRoutes(options.workerReports));
   // Liveness: the process answers; with where each shard held here stands.
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok', shards: engine.node.ownedShards(), states: engine.node.shardReports() });

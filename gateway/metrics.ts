@@ -4,6 +4,7 @@ import { SHARD_STATES, type ShardTransition } from '../processors/shard-runtime/
 import type { ShardReport } from '../processors/shard-runtime/shard-records.js';
 import type { IngressSource, IngressObserver } from '../processors/ingress/ingress-source.js';
 import { HistoryMetrics } from './history-metrics.js';
+import type { WorkerReport } from '../topics/wire/worker-report.js';
 
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
@@ -108,6 +109,12 @@ export class EngineMetrics {
     for (const state of SHARD_STATES) this.shardsByState.set({ state }, reports.filter((r) => r.state === state).length);
     this.restoreRemaining.reset();
     for (const r of reports) if (r.restore) this.restoreRemaining.set({ shard: String(r.shard) }, Math.max(0, r.restore.endOffset - r.restore.position));
+  }
+
+  /** A worker process's report: its samples counted as this node's own workers' are. */
+  recordWorkerReport(report: WorkerReport): void {
+    for (const task of report.workflowTasks) this.recordWorkflowTask(task);
+    for (const attempt of report.activities) this.recordActivity(attempt);
   }
 
   recordWorkflowTask(event: { cacheHit: boolean; replayMs: number; result: string }): void {

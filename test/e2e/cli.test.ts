@@ -214,3 +214,12 @@ test('--help works on every command of the program, and as a process exits 0 wit
   assert.equal(group.code, 2, 'a group command alone is a usage mistake');
   assert.match(group.stdout + group.stderr, /Usage: logbook workflow/);
 });
+
+test('the worker process reports what only it measures (replay time, cache hits, activity run time) to the gateway, and the node shows it on /metrics', async () => {
+  // Every test above ran its workflows and activities in the worker process; the dev server runs no worker of its own.
+  const metrics = await waitFor('the worker report on /metrics', async () => {
+    const text = await (await fetch(`http://${server.address}/metrics`)).text();
+    return /^logbook_replay_seconds_count\{cache="(hit|miss)"\} [1-9]/m.test(text) && /^logbook_activity_task_seconds_count\{activity_type="chargeCard",outcome="completed"\} [1-9]/m.test(text) ? text : undefined;
+  }, 20_000);
+  assert.match(metrics, /^logbook_workflow_cache_requests_total\{result="(hit|miss)"\} [1-9]/m);
+});

@@ -68,6 +68,8 @@ export class NativeConnection {
     /** Where workflow workers page histories from. */
     readonly history: HistoryFetcher,
     private readonly owned: Log | null,
+    /** The gateways' base URLs (empty for a connection made from parts): workers report their measurements there. */
+    readonly gateways: readonly string[] = [],
   ) {}
 
   /**
@@ -100,7 +102,7 @@ export class NativeConnection {
       );
     }
     const connection = { ...opened, serde: options.serde ?? new SingleObjectSerde(), dataConverter: options.dataConverter ?? defaultDataConverter };
-    return new NativeConnection(connection, gatewayHistoryFetcher(gateways), opened.log);
+    return new NativeConnection(connection, gatewayHistoryFetcher(gateways), opened.log, gateways);
   }
 
   /** Checks that a gateway answers, then connects the workers to its HTTP task endpoints. */
@@ -111,7 +113,7 @@ export class NativeConnection {
       const problem = await gatewayProblem(gateway, timeoutMs);
       if (problem === null) {
         const connection: GatewayWorkerConnection = { kind: 'gateway', endpoints: gateways, dataConverter: options.dataConverter ?? defaultDataConverter };
-        return new NativeConnection(connection, gatewayHistoryFetcher(gateways), null);
+        return new NativeConnection(connection, gatewayHistoryFetcher(gateways), null, gateways);
       }
       problems.push(problem);
     }

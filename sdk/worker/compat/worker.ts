@@ -13,7 +13,9 @@ import { replayHistories } from '../../replay/replayer.js';
 import type { ActivityFunction } from '../activity-worker.js';
 import { Worker as LogbookWorker } from '../worker.js';
 import { NativeConnection } from './native-connection.js';
+import { hostname } from 'node:os';
 import { runtimeLogger } from '../../common/logger.js';
+import { WorkerReporter } from '../worker-reporter.js';
 
 /** Options of {@link Worker.create} (Temporal's `WorkerOptions`, the parts Logbook has). */
 export interface WorkerOptions {
@@ -155,6 +157,7 @@ export class Worker {
     private readonly connection: NativeConnection,
     private readonly ownsConnection: boolean,
     private readonly graceMs: number,
+    private readonly reporter: WorkerReporter | undefined,
   ) {}
 
   /**
@@ -166,20 +169,24 @@ export class Worker {
     const graceMs = options.shutdownGraceTime === undefined ? 10_000 : durationToMs(options.shutdownGraceTime, 'shutdownGraceTime');
     const ownsConnection = options.connection === undefined;
     const connection = options.connection ?? (await NativeConnection.connect());
+    const identity = options.identity ?? `${process.pid}@${hostname()}`;
+    // A worker outside the engine's process sends what only it measures to the gateway's /metrics.
+    const reporter = connection.gateways.length > 0 ? new WorkerReporter(connection.gateways, { identity, namespace: options.namespace ?? 'default', taskQueue: options.taskQueue }) : undefined;
     try {
       const inner = new LogbookWorker(connection.workerConnection, {
+        identity,
+        ...(reporter ? reporter.hooks : {}),
         taskQueue: options.taskQueue,
         ...(options.namespace ? { namespace: options.namespace } : {}),
         ...(options.workflowsPath ? { workflowsPath: options.workflowsPath, history: connection.history } : {}),
         ...(options.workflowBundle ? { workflowBundle: await bundleOf(options.workflowBundle), history: connection.history } : {}),
         ...(options.activities ? { activities: options.activities as Record<string, ActivityFunction> } : {}),
-        ...(options.identity ? { identity: options.identity } : {}),
         ...(options.maxConcurrentActivityTaskExecutions ? { maxConcurrentActivities: options.maxConcurrentActivityTaskExecutions } : {}),
         ...(options.maxConcurrentWorkflowTaskExecutions ? { maxConcurrentWorkflowTasks: options.maxConcurrentWorkflowTaskExecutions } : {}),
         ...(options.maxCachedWorkflows ? { maxCachedWorkflows: options.maxCachedWorkflows } : {}),
         ...(options.maxActivitiesPerSecond === undefined ? {} : { maxActivitiesPerSecond: options.maxActivitiesPerSecond }),
       });
-      return new Worker(inner, connection, ownsConnection, graceMs);
+      return new Worker(inner, connection, ownsConnection, graceMs, reporter);
     } catch (error) {
       if (ownsConnection) await connection.close();
       throw error;
@@ -202,12 +209,15 @@ export class Worker {
     register(this);
     try {
       await this.inner.start();
+      this.reporter?.start();
       await this.stopping;
       await this.inner.stop(this.graceMs);
+      await this.reporter?.stop();
       this.state = 'STOPPED';
     } catch (error) {
       this.state = 'FAILED';
       await this.inner.stop(0).catch(() => undefined);
+      await this.reporter?.stop().catch(() => undefined);
       throw error;
     } finally {
       unregister(this);
