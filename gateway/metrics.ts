@@ -30,7 +30,7 @@ export class EngineMetrics {
   });
   private readonly shardsConfigured = new Gauge({ name: 'logbook_shards_configured', help: "The deployment's shard count: the cluster's RUNNING shards (summed over nodes) fall short of it while a shard has no owner", registers: [this.registry] });
   private readonly restoreRemaining = new Gauge({ name: 'logbook_shard_restore_remaining_offsets', help: 'Offsets a restoring shard still has to read on the changelog it is reading', labelNames: ['shard'], registers: [this.registry] });
-  private readonly timerLateness = new Histogram({ name: 'logbook_timer_lateness_seconds', help: 'How late durable timers fired', buckets: LATENCY_BUCKETS, registers: [this.registry] });
+  private readonly timerLateness = new Histogram({ name: 'logbook_timer_lateness_seconds', help: 'How late durable timers fired', buckets: [...LATENCY_BUCKETS, 60, 120, 300, 900], registers: [this.registry] });
   private readonly workflowTask = new Histogram({ name: 'logbook_workflow_task_seconds', help: 'Workflow task processing time on the worker', labelNames: ['result'], buckets: LATENCY_BUCKETS, registers: [this.registry] });
   private readonly replay = new Histogram({ name: 'logbook_replay_seconds', help: 'Replay time of a workflow task (cache miss: full history)', labelNames: ['cache'], buckets: LATENCY_BUCKETS, registers: [this.registry] });
   private readonly cache = new Counter({ name: 'logbook_workflow_cache_requests_total', help: 'Workflow cache lookups by result (hit ratio = hit / total)', labelNames: ['result'], registers: [this.registry] });

@@ -21,9 +21,9 @@ const DASHBOARD = fileURLToPath(new URL('../../docker/grafana/logbook-dashboard.
 
 /** The seed design's metrics (§19) as Logbook names them. */
 const SEED_METRICS = [
-  'logbook_workflow_starts_total', 'logbook_workflow_completions_total', 'logbook_workflow_task_latency_seconds', 'logbook_activity_task_latency_seconds',
-  'logbook_activity_attempts_total', 'logbook_replay_seconds', 'logbook_workflow_cache_requests_total', 'logbook_history_size_events', 'logbook_timer_lateness_seconds',
-  'logbook_shards', 'logbook_shards_configured', 'logbook_consumer_lag_records',
+  'logbook_workflow_starts_total', 'logbook_workflow_completions_total', 'logbook_workflow_task_seconds', 'logbook_activity_task_seconds',
+  'logbook_activity_retries_total', 'logbook_replay_seconds', 'logbook_workflow_cache_requests_total', 'logbook_history_size_events', 'logbook_timer_lateness_seconds',
+  'logbook_shards', 'logbook_shards_configured', 'logbook_consumer_lag_records', 'logbook_workflow_task_failures_total', 'logbook_activities_closed_total',
 ];
 
 let server: DevServer;
@@ -57,8 +57,11 @@ test('promtool checks the rules file and its unit tests pass: each alert fires o
 test("/metrics has the seed design's metrics with namespace labels, from the history every worker's tasks wrote, and no doubled prefix", () => {
   for (const name of SEED_METRICS) assert.match(metrics, new RegExp(`^# HELP ${name} `, 'm'), `${name} on /metrics`);
   assert.match(metrics, /^logbook_workflow_completions_total\{namespace="default",workflow_type="order",status="Completed"\} 1$/m);
-  assert.match(metrics, /^logbook_workflow_task_latency_seconds_count\{namespace="default",task_queue="orders"\} [1-9]/m);
-  assert.match(metrics, /^logbook_activity_attempts_total\{namespace="default",retry="false"\} [1-9]/m);
+  assert.match(metrics, /^logbook_workflow_tasks_recorded_total\{namespace="default",task_queue="orders"\} [1-9]/m);
+  assert.match(metrics, /^logbook_activities_closed_total\{namespace="default",outcome="completed"\} [1-9]/m);
+  // Created at 0 when the run started, so an alert's increase() sees the first failure.
+  assert.match(metrics, /^logbook_workflow_task_failures_total\{namespace="default",task_queue="orders",cause="NonDeterministicError"\} 0$/m);
+  assert.match(metrics, /^logbook_compensation_failures_total\{namespace="default",workflow_type="order"\} 0$/m);
   assert.match(metrics, /^logbook_shards_configured \d+$/m);
   assert.match(metrics, /^logbook_process_cpu_seconds_total /m);
   assert.doesNotMatch(metrics, /logbook_process_process_/);
