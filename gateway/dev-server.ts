@@ -3,7 +3,7 @@
  *
  *   logbook server start-dev [--port 8233] [--host 127.0.0.1] [--advertise URL] [--data .data] [--shards 8]
  *                          [--kafka host:port,…] [--prefix logbook] [--replication-factor N] [--min-insync-replicas N]
- *                          [--no-worker] [--require-namespaces] [--ingress FILE]
+ *                          [--no-worker] [--require-namespaces] [--ingress FILE] [--log-format text|json]
  *                          [--kafka-sasl-mechanism plain|scram-sha-256|scram-sha-512 --kafka-sasl-username U
  *                           --kafka-sasl-password P] [--kafka-tls] [--kafka-tls-ca FILE]
  *                          [--kafka-tls-cert FILE --kafka-tls-key FILE]
@@ -35,12 +35,50 @@ import { describeKafkaSecurity } from '../topics/log/kafka-security.js';
 import { KAFKA_SECURITY_FLAGS, kafkaSecurityFromFlags } from './kafka-security-flags.js';
 import { SCHEMA_REGISTRY_FLAGS, registrySerdeFromFlags } from './schema-registry-flags.js';
 
+/** The flags of the dev server, as `logbook server start-dev --help` prints them. */
+export const DEV_SERVER_USAGE = `usage:
+  logbook server start-dev [--port 8233] [--host 127.0.0.1] [--advertise URL] [--data .data] [--shards 8]
+                         [--kafka host:port,…] [--prefix logbook] [--replication-factor N] [--min-insync-replicas N]
+                         [--no-worker] [--require-namespaces] [--ingress FILE] [--log-format text|json]
+                         [--kafka-sasl-mechanism plain|scram-sha-256|scram-sha-512 --kafka-sasl-username U
+                          --kafka-sasl-password P] [--kafka-tls] [--kafka-tls-ca FILE]
+                         [--kafka-tls-cert FILE --kafka-tls-key FILE]
+                         [--schema-registry URL [--schema-registry-username U --schema-registry-password P]]
+
+Each flag also has an environment variable (README, Configuration); LOGBOOK_LOG_FORMAT=json for JSON logs.`;
+
+/** Flags that do not fit or go together: the caller's mistake (the CLI's exit 2). */
+export class DevServerUsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'DevServerUsageError';
+  }
+}
+
 /**
  * Runs one engine node with its gateway, UI, metrics and schedules (and the example workers unless
  * `--no-worker`) until SIGINT or SIGTERM: what `logbook server start-dev` and `npm start` run.
- * @throws Error naming the flag for settings that do not go together
+ * `--help` prints the flags instead.
+ * @returns `help` when it printed the flags, `running` once the node serves
+ * @throws DevServerUsageError naming the flag for settings that do not fit or go together; the
+ *   engine's own error when it cannot start (the brokers do not answer, the data is another's)
  */
-export async function runDevServer(argv: string[]): Promise<void> {
+export async function runDevServer(argv: string[]): Promise<'help' | 'running'> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    console.log(DEV_SERVER_USAGE);
+    return 'help';
+  }
+  const phase = { starting: false };
+  try {
+    await startNode(argv, phase);
+    return 'running';
+  } catch (error) {
+    if (!phase.starting) throw new DevServerUsageError(error instanceof Error ? error.message : String(error));
+    throw error;
+  }
+}
+
+async function startNode(argv: string[], phase: { starting: boolean }): Promise<void> {
   const { values } = parseArgs({
     args: argv,
     options: {
@@ -83,6 +121,7 @@ export async function runDevServer(argv: string[]): Promise<void> {
   const ingressMetrics = metrics.ingressObserver();
   log.info(kafka ? `connecting to Kafka at ${kafka.join(', ')} (${describeKafkaSecurity(security)})…` : `starting the embedded engine in ${data}…`);
   if (registry) log.info(`values in the Confluent wire format through the schema registry at ${registry.shown}`);
+  phase.starting = true;
   const engine = await Engine.start({
     log: kafka ? { kind: 'kafka', brokers: kafka, ...(security ? { security } : {}) } : { kind: 'embedded', directory: resolve(data, 'log') },
     shards: Number(values.shards),

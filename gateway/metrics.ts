@@ -6,6 +6,8 @@ import type { IngressSource, IngressObserver } from '../processors/ingress/ingre
 import { HistoryMetrics } from './history-metrics.js';
 import type { WorkerReport } from '../topics/wire/worker-report.js';
 
+/** The most activity types worker reports add as label values (each is a histogram's series). */
+const MAX_REPORTED_ACTIVITY_TYPES = 500;
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
 /**
@@ -111,10 +113,20 @@ export class EngineMetrics {
     for (const r of reports) if (r.restore) this.restoreRemaining.set({ shard: String(r.shard) }, Math.max(0, r.restore.endOffset - r.restore.position));
   }
 
-  /** A worker process's report: its samples counted as this node's own workers' are. */
+  /** Activity types worker reports have named; past {@link MAX_REPORTED_ACTIVITY_TYPES} the rest count as `other`. */
+  private readonly reportedActivityTypes = new Set<string>();
+
+  /**
+   * A worker process's report: its samples counted as this node's own workers' are. Reports come
+   * from outside, so the activity types they may add as label values are capped.
+   */
   recordWorkerReport(report: WorkerReport): void {
     for (const task of report.workflowTasks) this.recordWorkflowTask(task);
-    for (const attempt of report.activities) this.recordActivity(attempt);
+    for (const attempt of report.activities) {
+      const known = this.reportedActivityTypes.has(attempt.activityType);
+      if (!known && this.reportedActivityTypes.size < MAX_REPORTED_ACTIVITY_TYPES) this.reportedActivityTypes.add(attempt.activityType);
+      this.recordActivity({ ...attempt, activityType: this.reportedActivityTypes.has(attempt.activityType) ? attempt.activityType : 'other' });
+    }
   }
 
   recordWorkflowTask(event: { cacheHit: boolean; replayMs: number; result: string }): void {

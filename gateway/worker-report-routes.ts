@@ -55,9 +55,13 @@ function samples<T>(value: unknown, field: string, read: (sample: Record<string,
   });
 }
 
+/**
+ * A duration in ms; a finite value out of range is clamped (a worker's clock a little behind the
+ * engine's gives a negative schedule-to-start; one sample must not cost the report).
+ */
 function millis(value: unknown, at: string): number {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > MAX_SAMPLE_MS) throw invalid(`${at} must be a number of milliseconds from 0 to ${MAX_SAMPLE_MS}`);
-  return value;
+  if (typeof value !== 'number' || !Number.isFinite(value)) throw invalid(`${at} must be a number of milliseconds`);
+  return Math.min(MAX_SAMPLE_MS, Math.max(0, value));
 }
 
 function invalid(message: string): HttpError {

@@ -5,13 +5,17 @@
  * Exit codes: 0 done; 1 the operation ran and its outcome is a failure (a workflow that failed,
  * was cancelled, terminated or timed out; a history that does not replay); 2 bad usage; 3 not
  * found; 4 refused by the gateway (a 4xx naming the rule); 5 the gateway could not be reached or
- * failed (5xx, timeouts).
+ * failed (5xx), or the engine could not start; 6 the wait ran out first (a run still open at
+ * `--timeout`, a query no worker answered in time).
  * @module
  */
 import { WorkflowClientError } from '../../sdk/client/gateway-call.js';
 import { InvalidArgumentError } from '../../sdk/client/option-rules.js';
 
-export const EXIT = { OK: 0, FAILED: 1, USAGE: 2, NOT_FOUND: 3, REFUSED: 4, UNAVAILABLE: 5 } as const;
+export const EXIT = { OK: 0, FAILED: 1, USAGE: 2, NOT_FOUND: 3, REFUSED: 4, UNAVAILABLE: 5, TIMED_OUT: 6 } as const;
+
+/** The engine's codes for a wait that ran out, not for a gateway in trouble. */
+const WAITS: ReadonlySet<string> = new Set(['REPLY_TIMEOUT', 'QUERY_TIMEOUT']);
 
 /** An error the CLI reports as it is, with its exit code. */
 export class CliError extends Error {
@@ -34,6 +38,7 @@ export function describeError(error: unknown, address: string): { exitCode: numb
   if (error instanceof CliError) return { exitCode: error.exitCode, message: error.message };
   if (error instanceof InvalidArgumentError) return { exitCode: EXIT.USAGE, message: error.message };
   if (error instanceof WorkflowClientError) {
+    if (WAITS.has(error.code)) return { exitCode: EXIT.TIMED_OUT, message: `${error.code}: ${error.message}` };
     const exitCode = error.status === 404 ? EXIT.NOT_FOUND : error.status >= 500 ? EXIT.UNAVAILABLE : EXIT.REFUSED;
     return { exitCode, message: `${error.code}: ${error.message}` };
   }

@@ -17,9 +17,12 @@ export function serverCommand(): Command {
       .allowExcessArguments()
       .argument('[flags...]', '--port, --data, --kafka, … (see the README, Configuration)')
       .action(async (flags: string[]) => {
-        const { runDevServer } = await import('../dev-server.js');
+        const { DevServerUsageError, runDevServer } = await import('../dev-server.js');
         await runDevServer(flags).catch((error: unknown) => {
-          throw new CliError(portMessage(error) ?? (error instanceof Error ? error.message : String(error)), EXIT.USAGE);
+          const port = portMessage(error);
+          if (port) throw new CliError(port, EXIT.USAGE);
+          // A flag's mistake is usage (2); an engine that cannot start (brokers, data) is unavailable (5).
+          throw new CliError(error instanceof Error ? error.message : String(error), error instanceof DevServerUsageError ? EXIT.USAGE : EXIT.UNAVAILABLE);
         });
       }),
   );

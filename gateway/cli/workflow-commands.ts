@@ -75,11 +75,13 @@ export function workflowCommand(action: Action): Command {
   }));
 
   add(target(new Command('show').description("the run's history; --follow prints new events until it closes")).option('-f, --follow', 'keep printing events until the run closes', false)).action(action(async (c, o) => {
-    const handle = handleOf(c, o);
+    let handle = handleOf(c, o);
     if (!o.follow) {
       c.print(renderList((await handle.fetchHistory()) as Event[], c.output, EVENT_COLUMNS));
       return;
     }
+    // Followed by its run id: after a continue-as-new the workflow's current run is another one.
+    if (!o.runId) handle = client(c).getHandle(o.workflowId as string, ((await handle.describe()) as { executionInfo: { runId: string } }).executionInfo.runId);
     let shown = 0;
     for (;;) {
       const events = (await handle.fetchHistory()) as Event[];

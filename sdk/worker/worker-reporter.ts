@@ -4,8 +4,8 @@ import { MAX_REPORT_SAMPLES, type ActivitySample, type WorkerReport, type Workfl
 const REPORT_EVERY_MS = 5_000;
 
 /**
- * Sends a worker's own measurements to a gateway every few seconds (see `topics/wire/worker-report.ts`).
- * Samples past the cap wait for the next report; a report no gateway takes is dropped.
+ * Sends a worker's own measurements to a gateway every 5 s (see `topics/wire/worker-report.ts`).
+ * Samples past the cap of a report are dropped (metrics are samples), as is a report no gateway takes.
  */
 export class WorkerReporter {
   private workflowTasks: WorkflowTaskSample[] = [];
@@ -20,7 +20,7 @@ export class WorkerReporter {
   /** The hooks a worker calls per task and attempt. */
   readonly hooks = {
     onWorkflowTask: (sample: WorkflowTaskSample) => void (this.workflowTasks.length < MAX_REPORT_SAMPLES && this.workflowTasks.push({ cacheHit: sample.cacheHit, replayMs: sample.replayMs, result: sample.result })),
-    onActivity: (sample: ActivitySample) => void (this.activities.length < MAX_REPORT_SAMPLES && this.activities.push({ ...sample })),
+    onActivity: (sample: ActivitySample) => void (this.activities.length < MAX_REPORT_SAMPLES && this.activities.push({ ...sample, scheduleToStartMs: Math.max(0, sample.scheduleToStartMs) })),
   };
 
   start(): void {

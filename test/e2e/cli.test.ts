@@ -95,6 +95,9 @@ test('workflow cancel, terminate and reset; show --follow prints events until th
 
   const terminated = uniqueName('cli-terminate');
   await json('workflow', 'start', '--type', 'waitForever', '-t', taskQueue, '-w', terminated);
+  const waited = await logbook('workflow', 'result', '-w', terminated, '--timeout', '1s');
+  assert.equal(waited.code, 6, 'a run still open when the wait runs out exits 6');
+  assert.match(waited.stderr, /^error: REPLY_TIMEOUT: /);
   assert.deepEqual(await json('workflow', 'terminate', '-w', terminated, '--reason', 'enough'), { workflowId: terminated, terminated: true });
   const result = await logbook('workflow', 'result', '-w', terminated);
   assert.equal(result.code, 1);
@@ -198,6 +201,13 @@ test('server start-dev on a busy port exits 2 with one line naming the port and 
   assert.equal(busy.code, 2, busy.stdout + busy.stderr);
   assert.match(busy.stderr, new RegExp(`error: port ${server.port} on 127\\.0\\.0\\.1 is in use .*choose another with --port`));
   assert.doesNotMatch(busy.stderr, /\n\s+at /);
+});
+
+test('server start-dev --help prints its flags and exits 0 without starting anything', async () => {
+  const help = await runLogbookCli(['server', 'start-dev', '--help']);
+  assert.equal(help.code, 0, help.stderr);
+  assert.match(help.stdout, /^usage:\n {2}logbook server start-dev \[--port 8233\]/);
+  assert.match(help.stdout, /--log-format text\|json/);
 });
 
 test('--help works on every command of the program, and as a process exits 0 with the usage', async () => {

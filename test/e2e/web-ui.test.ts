@@ -21,6 +21,8 @@ let server: DevServer;
 let browser: Browser;
 let page: Page;
 let base: string;
+/** The confirmations the pages asked for, accepted. */
+const dialogs: string[] = [];
 
 async function post(path: string, body: unknown): Promise<unknown> {
   const response = await fetch(`${base}/api/v1/namespaces/default${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -58,7 +60,10 @@ before(async () => {
   await waitForSeller('ui-cancel');
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1300, height: 900 } });
-  page.on('dialog', (dialog) => void dialog.accept());
+  page.on('dialog', (dialog) => {
+    dialogs.push(dialog.message());
+    void dialog.accept();
+  });
 });
 after(async () => {
   await browser?.close();
@@ -102,6 +107,7 @@ test("a run's page shows its summary, input, pending timer and a timeline of its
   await page.fill('#signal-name', 'sellerPacked');
   await page.fill('#signal-args', '[{"parcelId":"p-ui"}]');
   await page.click('#signal');
+  assert.match(dialogs.at(-1) ?? '', /^Send signal sellerPacked to ui-open\?$/, 'the signal asked for confirmation first');
   await waitFor('the signal in the history', async () => ((await page.locator('#events-compact td', { hasText: 'WorkflowExecutionSignaled' }).count()) > 0 ? true : undefined), 15_000);
   await waitFor('the order to complete', async () => ((await page.textContent('#run-status')) === 'Completed' ? true : undefined), 30_000);
   assert.ok((await rowsOf('#events-compact')) > before, 'the history grew');
@@ -122,6 +128,7 @@ test('cancel from the page, confirmed, ends the run; the stack trace button show
   assert.match((await page.textContent('#action-output')) ?? '', /timer 1/);
   await page.fill('#reason', 'customer changed their mind');
   await page.click('#cancel');
+  assert.equal(dialogs.at(-1), 'Cancel ui-cancel?');
   await waitFor('the run to close', async () => ((await page.textContent('#run-status')) !== 'Running' ? true : undefined), 30_000);
   assert.match((await page.textContent('#events-compact')) ?? '', /WorkflowExecutionCancelRequested/);
   await shot('run-cancelled');
@@ -146,6 +153,20 @@ test('schedules (list, a schedule with its upcoming actions, pause), namespaces 
   await page.waitForSelector('#task-queue-table');
   assert.ok((await rowsOf('#task-queue-table')) >= 3);
   await shot('task-queue');
+});
+
+test("a run that is no longer the workflow's current one (reset, or continued as new) has its page too, with its outcome and history", async () => {
+  const { events } = (await (await fetch(`${base}/api/v1/namespaces/default/workflows/ui-done/history`)).json()) as { runId: string; events: Array<{ eventId: number; runId: string; attributes: { type: string } }> };
+  const oldRun = events[0]!.runId;
+  const firstTask = events.find((e) => e.attributes.type === 'WorkflowTaskCompleted')!.eventId;
+  const { runId: newRun } = (await post('/workflows/ui-done/reset', { eventId: firstTask, reason: 'ui test' })) as { runId: string };
+  assert.notEqual(newRun, oldRun);
+  await page.goto(`${base}/namespaces/default/workflows/ui-done/${oldRun}`);
+  await page.waitForSelector('#run-status');
+  assert.equal(await page.textContent('#run-status'), 'Completed', 'the old run keeps how it ended');
+  assert.ok((await rowsOf('#events-compact')) > 5);
+  assert.match((await page.textContent('#input')) ?? '', /"orderId": "ui-done"/);
+  await shot('run-older');
 });
 
 test('a workflow id holding HTML is shown as text, never run as markup', async () => {

@@ -13,6 +13,8 @@ import { workflowPage } from './workflow-page.js';
 const header = document.getElementById('header')!;
 const main = document.getElementById('main')!;
 let stopCurrent: () => void = () => undefined;
+/** Counts navigations: a page whose navigation is no longer the latest stops itself and draws nothing. */
+let navigation = 0;
 
 /** The namespace of the address, `default` outside one. */
 function namespaceOf(pathname: string): string {
@@ -36,19 +38,28 @@ async function renderHeader(namespace: string): Promise<void> {
 async function route(): Promise<void> {
   stopCurrent();
   stopCurrent = () => undefined;
+  const mine = ++navigation;
+  const current = () => mine === navigation;
   const { pathname } = location;
   const namespace = namespaceOf(pathname);
   const parts = pathname.split('/').filter(Boolean).map(decodeURIComponent);
   await renderHeader(namespace);
+  if (!current()) return;
+  // Pages that load before drawing draw into a detached element, put in place only if still current.
+  const draw = async (render: (root: HTMLElement) => Promise<void>) => {
+    const root = h('div');
+    await render(root);
+    if (current()) replace(main, ...root.childNodes);
+  };
   try {
     if (parts[0] === 'namespaces' && parts[2] === 'workflows' && parts.length === 5) stopCurrent = workflowPage(main, namespace, parts[3]!, parts[4]!);
-    else if (parts[0] === 'namespaces' && parts[2] === 'schedules' && parts.length === 4) await schedulePage(main, namespace, parts[3]!);
-    else if (parts[0] === 'namespaces' && parts[2] === 'schedules') await scheduleList(main, namespace);
-    else if (parts[0] === 'namespaces' && parts[2] === 'task-queues' && parts.length === 4) await taskQueuePage(main, namespace, parts[3]!);
-    else if (parts[0] === 'namespaces' && parts.length === 1) await namespaceList(main);
+    else if (parts[0] === 'namespaces' && parts[2] === 'schedules' && parts.length === 4) await schedulePage(main, namespace, parts[3]!, current);
+    else if (parts[0] === 'namespaces' && parts[2] === 'schedules') await draw((root) => scheduleList(root, namespace));
+    else if (parts[0] === 'namespaces' && parts[2] === 'task-queues' && parts.length === 4) await draw((root) => taskQueuePage(root, namespace, parts[3]!));
+    else if (parts[0] === 'namespaces' && parts.length === 1) await draw((root) => namespaceList(root));
     else stopCurrent = workflowList(main, namespace, navigate);
   } catch (e) {
-    replace(main, h('div', { class: 'error' }, String((e as Error).message)));
+    if (current()) replace(main, h('div', { class: 'error' }, String((e as Error).message)));
   }
 }
 

@@ -17,28 +17,40 @@ export async function scheduleList(root: HTMLElement, namespace: string): Promis
 }
 
 interface ScheduleDescription {
-  schedule: { spec: unknown; action: unknown; state: { paused: boolean; notes?: string } };
-  info: { nextActionTimes: Array<number | string>; recentActions: Array<{ scheduledTime?: number; actualTime?: number; workflowId?: string; runId?: string }>; numActions?: number };
+  schedule: { spec: unknown; action: unknown; state: { paused: boolean; note?: string } };
+  info: { nextActionTimes: Array<number | string>; recentActions: Array<{ scheduleTime?: string; actualTime?: string; workflowId?: string; runId?: string }>; numActions?: number };
 }
 
-/** One schedule: its definition, state, upcoming and recent actions; pause, unpause and trigger. */
-export async function schedulePage(root: HTMLElement, namespace: string, scheduleId: string): Promise<void> {
+/**
+ * One schedule: its definition, state, upcoming and recent actions; pause, unpause and trigger,
+ * each confirmed. Draws into `root` while `current()` says the page is still the one shown.
+ */
+export async function schedulePage(root: HTMLElement, namespace: string, scheduleId: string, current: () => boolean): Promise<void> {
   const path = nsPath(namespace, 'schedules', scheduleId);
+  const problem = h('div', { class: 'error', id: 'schedule-error' });
   const render = async () => {
     const d = await api<ScheduleDescription>('GET', path);
+    if (!current()) return;
     const paused = d.schedule.state.paused;
-    const act = (verb: string) => async () => {
-      await api('POST', `${path}/${verb}`, {});
-      await render();
+    const act = (verb: string, question: string) => async () => {
+      if (!confirm(question)) return;
+      try {
+        await api('POST', `${path}/${verb}`, {});
+        await render();
+      } catch (e) {
+        replace(problem, `${verb}: ${(e as Error).message}`);
+      }
     };
     replace(root,
       h('h2', {}, 'Schedule ', h('code', {}, scheduleId)),
       h('p', {}, h('span', { class: `status ${paused ? 'Paused' : 'Running'}`, id: 'schedule-state' }, paused ? 'Paused' : 'Active'), ' ',
-        h('button', { id: paused ? 'unpause' : 'pause', onclick: () => void act(paused ? 'unpause' : 'pause')() }, paused ? 'Unpause' : 'Pause'),
-        h('button', { id: 'trigger', onclick: () => void act('trigger')() }, 'Trigger now')),
+        h('button', { id: paused ? 'unpause' : 'pause', onclick: () => void act(paused ? 'unpause' : 'pause', `${paused ? 'Unpause' : 'Pause'} schedule ${scheduleId}?`)() }, paused ? 'Unpause' : 'Pause'),
+        h('button', { id: 'trigger', onclick: () => void act('trigger', `Start a workflow of schedule ${scheduleId} now?`)() }, 'Trigger now')),
+      d.schedule.state.note ? h('p', { class: 'empty' }, d.schedule.state.note) : null,
+      problem,
       h('h3', {}, 'Upcoming actions'), h('ul', { id: 'upcoming' }, ...d.info.nextActionTimes.map((t) => h('li', {}, localTime(t)))),
       h('h3', {}, 'Recent actions'), table(d.info.recentActions, [
-        ['Scheduled', (a) => localTime(a.scheduledTime)],
+        ['Scheduled', (a) => localTime(a.scheduleTime)],
         ['Taken', (a) => localTime(a.actualTime)],
         ['Workflow', (a) => (a.workflowId && a.runId ? link(`/namespaces/${encodeURIComponent(namespace)}/workflows/${encodeURIComponent(a.workflowId)}/${encodeURIComponent(a.runId)}`, a.workflowId) : '')],
       ], { id: 'recent-actions' }),

@@ -59,7 +59,10 @@ export function workflowList(root: HTMLElement, namespace: string, navigate: (ur
   );
 
   let pageToken: string | null = null;
+  /** The token of the page on screen (null: the first): a refresh reloads that page. */
+  let shown: string | null = null;
   const load = async (token: string | null) => {
+    shown = token;
     try {
       const search = new URLSearchParams({ query, pageSize: String(PAGE_SIZE), ...(token ? { nextPageToken: token } : {}) });
       const page = await api<{ executions: Row[]; nextPageToken: string | null }>('GET', `${nsPath(namespace, 'workflows')}?${search.toString()}`);
@@ -84,13 +87,15 @@ export function workflowList(root: HTMLElement, namespace: string, navigate: (ur
       const { count } = await api<{ count: number }>('GET', `${nsPath(namespace, 'workflow-count')}?query=${encodeURIComponent(q)}`).catch(() => ({ count: NaN }));
       return [s, count] as const;
     }));
-    replace(facets, ...counts.map(([s, n]) => link(`/namespaces/${encodeURIComponent(namespace)}/workflows?query=${encodeURIComponent(`ExecutionStatus = '${s}'`)}`, h('span', { class: `facet status ${s}`, 'data-status': s }, `${s} ${Number.isNaN(n) ? '?' : n}`))));
+    // Each count links to the list it counts: the query on screen narrowed to the status.
+    const narrowed = (s: string) => (query ? `(${query}) AND ExecutionStatus = '${s}'` : `ExecutionStatus = '${s}'`);
+    replace(facets, ...counts.map(([s, n]) => link(`/namespaces/${encodeURIComponent(namespace)}/workflows?query=${encodeURIComponent(narrowed(s))}`, h('span', { class: `facet status ${s}`, 'data-status': s }, `${s} ${Number.isNaN(n) ? '?' : n}`))));
   };
   void load(null);
   void loadFacets();
   const timer = setInterval(() => {
     if (!autoRefresh.checked) return;
-    void load(null);
+    void load(shown);
     void loadFacets();
   }, 5_000);
   return () => clearInterval(timer);

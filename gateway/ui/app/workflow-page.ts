@@ -10,12 +10,19 @@ import { api, nsPath } from './api.js';
 import { h, json, link, localTime, replace, table } from './dom.js';
 import { barsOf, timelineSvg, type UiEvent } from './timeline.js';
 
+/**
+ * A run as `GET …/workflows/{id}?runId=` describes it: the current run's full state, or, for an
+ * older run (continued as new, or before a reset), its visibility row with how it ended.
+ */
 type Described = Record<string, unknown> & {
-  executionInfo: Record<string, unknown> & { workflowId: string; runId: string; status: string; startTime: number; closeTime: number | null; taskQueue: string; workflowType: string; parent: { workflowId: string; runId: string; namespace?: string } | null; firstExecutionRunId: string };
-  pendingActivities: Array<Record<string, unknown>>;
-  pendingTimers: Array<{ timerId: string; expiryTime: number; startedEventId: number }>;
-  pendingChildren?: Array<Record<string, unknown>>;
+  executionInfo: Record<string, unknown> & { workflowId: string; runId: string; status: string; startTime: number | string; closeTime: number | string | null; taskQueue: string; workflowType: string; parent?: { workflowId: string; runId: string; namespace?: string } | null };
+  pendingActivities?: Array<Record<string, unknown>>;
+  pendingTimers?: Array<{ timerId: string; expiryTime: number; startedEventId: number }>;
   pendingUpdates?: Array<Record<string, unknown>>;
+  closeResult?: unknown;
+  closeFailure?: unknown;
+  result?: unknown;
+  failure?: unknown;
 };
 
 /** Renders the run into `root`; returns a function that stops its refresh. */
@@ -87,7 +94,9 @@ export function workflowPage(root: HTMLElement, namespace: string, workflowId: s
         ['About', (e) => brief(e)],
       ], { id: 'events-compact' }));
     } else {
-      replace(history, h('div', { id: 'events-full' }, ...events.map((e) => h('details', { class: 'event' }, h('summary', {}, `${e.eventId}  ${localTime(e.eventTime)}  ${e.attributes.type}`), json(e.attributes)))));
+      // Details a person opened stay open when the page refreshes.
+      const opened = new Set([...history.querySelectorAll('details[open]')].map((d) => d.getAttribute('data-event')));
+      replace(history, h('div', { id: 'events-full' }, ...events.map((e) => h('details', { class: 'event', 'data-event': e.eventId, open: opened.has(String(e.eventId)) }, h('summary', {}, `${e.eventId}  ${localTime(e.eventTime)}  ${e.attributes.type}`), json(e.attributes)))));
     }
   };
 
@@ -96,6 +105,8 @@ export function workflowPage(root: HTMLElement, namespace: string, workflowId: s
       const [described, page] = await Promise.all([api<Described>('GET', `${path}?${runQuery}`), api<{ events: UiEvent[] }>('GET', `${path}/history?${runQuery}`)]);
       events = page.events;
       const info = described.executionInfo;
+      const pendingActivities = described.pendingActivities ?? [];
+      const pendingTimers = described.pendingTimers ?? [];
       const continuedBy = events.find((e) => e.attributes.type === 'WorkflowExecutionContinuedAsNew')?.attributes.newExecutionRunId as string | undefined;
       const continuedFrom = events[0]?.attributes.continuedExecutionRunId as string | null | undefined;
       replace(summary, table([info], [
@@ -113,14 +124,14 @@ export function workflowPage(root: HTMLElement, namespace: string, workflowId: s
         ...childrenOf(events).map((c) => link(runUrl(c.workflowId, c.runId, c.namespace ?? namespace), `child ${c.workflowId}`)),
       ));
       replace(panels,
-        h('section', { id: 'input' }, h('h3', {}, 'Input'), json(described.startInput)),
-        h('section', { id: 'result' }, h('h3', {}, 'Result'), described.closeFailure ? json(described.closeFailure) : json(described.closeResult ?? null)),
-        h('section', { id: 'search-attributes' }, h('h3', {}, 'Search attributes'), json(described.searchAttributes)),
-        h('section', { id: 'memo' }, h('h3', {}, 'Memo'), json(described.memo)),
+        h('section', { id: 'input' }, h('h3', {}, 'Input'), json(described.startInput ?? events[0]?.attributes.input ?? null)),
+        h('section', { id: 'result' }, h('h3', {}, 'Result'), json(described.closeFailure ?? described.failure ?? described.closeResult ?? described.result ?? null)),
+        h('section', { id: 'search-attributes' }, h('h3', {}, 'Search attributes'), json(described.searchAttributes ?? info.searchAttributes ?? {})),
+        h('section', { id: 'memo' }, h('h3', {}, 'Memo'), json(described.memo ?? info.memo ?? {})),
       );
       replace(pending,
         h('h3', {}, 'Pending activities'),
-        described.pendingActivities.length === 0 ? h('p', { class: 'empty' }, 'none') : table(described.pendingActivities, [
+        pendingActivities.length === 0 ? h('p', { class: 'empty' }, 'none') : table(pendingActivities, [
           ['Activity', (a) => String(a.activityType ?? a.activityId ?? '')],
           ['Attempt', (a) => String(a.attempt ?? '')],
           ['State', (a) => String(a.state ?? (a.startedEventId ? 'started' : 'scheduled'))],
@@ -129,7 +140,7 @@ export function workflowPage(root: HTMLElement, namespace: string, workflowId: s
           ['Heartbeat', (a) => (a.heartbeatDetails === undefined || a.heartbeatDetails === null ? '' : JSON.stringify(a.heartbeatDetails))],
         ], { id: 'pending-activities' }),
         h('h3', {}, 'Pending timers'),
-        described.pendingTimers.length === 0 ? h('p', { class: 'empty' }, 'none') : table(described.pendingTimers, [
+        pendingTimers.length === 0 ? h('p', { class: 'empty' }, 'none') : table(pendingTimers, [
           ['Timer', (t) => t.timerId],
           ['Fires at', (t) => localTime(t.expiryTime)],
         ], { id: 'pending-timers' }),
@@ -166,7 +177,12 @@ function sinceText(value: unknown): string {
   return `${Math.max(0, Math.round((Date.now() - ms) / 1000))} s`;
 }
 
-/** The children a history started. */
+/** The children a history started (their ids are in the started event's `workflowExecution`). */
 function childrenOf(events: readonly UiEvent[]): Array<{ workflowId: string; runId: string; namespace?: string }> {
-  return events.filter((e) => e.attributes.type === 'ChildWorkflowExecutionStarted').map((e) => ({ workflowId: String(e.attributes.workflowId), runId: String(e.attributes.runId), ...(typeof e.attributes.namespace === 'string' ? { namespace: e.attributes.namespace } : {}) }));
+  return events
+    .filter((e) => e.attributes.type === 'ChildWorkflowExecutionStarted')
+    .map((e) => {
+      const execution = e.attributes.workflowExecution as { workflowId: string; runId: string };
+      return { workflowId: execution.workflowId, runId: execution.runId, ...(typeof e.attributes.namespace === 'string' ? { namespace: e.attributes.namespace } : {}) };
+    });
 }
