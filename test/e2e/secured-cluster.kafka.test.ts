@@ -98,7 +98,7 @@ test('the dev server takes the SASL and TLS settings from flags and environment,
   let errors = '';
   refused.stderr.on('data', (c: Buffer) => (errors += c.toString()));
   const code = await new Promise<number | null>((r) => refused.once('exit', r));
-  assert.equal(code, 2, "a flag that does not fit is a usage mistake");
+  assert.equal(code, 2, 'a flag that does not fit is a usage mistake');
   assert.match(errors, /--kafka-sasl-mechanism \(LOGBOOK_KAFKA_SASL_MECHANISM\) must be one of plain, scram-sha-256, scram-sha-512, got 'kerberos'/);
   await rm(data, { recursive: true, force: true });
 });
