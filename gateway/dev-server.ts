@@ -3,7 +3,7 @@
  *
  *   logbook server start-dev [--port 8233] [--host 127.0.0.1] [--advertise URL] [--data .data] [--shards 8]
  *                          [--kafka host:port,…] [--prefix logbook] [--replication-factor N] [--min-insync-replicas N]
- *                          [--no-worker] [--require-namespaces] [--ingress FILE] [--log-format text|json]
+ *                          [--no-worker] [--require-namespaces] [--ingress FILE] [--log-format text|json] [--task-token-key HEX]
  *                          [--kafka-sasl-mechanism plain|scram-sha-256|scram-sha-512 --kafka-sasl-username U
  *                           --kafka-sasl-password P] [--kafka-tls] [--kafka-tls-ca FILE]
  *                          [--kafka-tls-cert FILE --kafka-tls-key FILE]
@@ -26,6 +26,7 @@ import { createHttpApp } from './http-app.js';
 import { EngineMetrics } from './metrics.js';
 import { shardLogLines } from './shard-log.js';
 import { serverLog } from './server-log.js';
+import { taskTokenKeyOf } from './task-endpoints/token-signer.js';
 import { startExampleWorkers } from './example-workers.js';
 import { ScheduleWorkers } from './schedules/schedule-workers.js';
 import { startShardLagSampler } from './shard-lag-sampler.js';
@@ -39,7 +40,7 @@ import { SCHEMA_REGISTRY_FLAGS, registrySerdeFromFlags } from './schema-registry
 export const DEV_SERVER_USAGE = `usage:
   logbook server start-dev [--port 8233] [--host 127.0.0.1] [--advertise URL] [--data .data] [--shards 8]
                          [--kafka host:port,…] [--prefix logbook] [--replication-factor N] [--min-insync-replicas N]
-                         [--no-worker] [--require-namespaces] [--ingress FILE] [--log-format text|json]
+                         [--no-worker] [--require-namespaces] [--ingress FILE] [--log-format text|json] [--task-token-key HEX]
                          [--kafka-sasl-mechanism plain|scram-sha-256|scram-sha-512 --kafka-sasl-username U
                           --kafka-sasl-password P] [--kafka-tls] [--kafka-tls-ca FILE]
                          [--kafka-tls-cert FILE --kafka-tls-key FILE]
@@ -99,11 +100,14 @@ async function startNode(argv: string[], phase: { starting: boolean }): Promise<
       'require-namespaces': { type: 'boolean', default: process.env.LOGBOOK_REQUIRE_NAMESPACES === '1' },
       ingress: { type: 'string', default: process.env.LOGBOOK_INGRESS ?? '' },
       'log-format': { type: 'string', default: process.env.LOGBOOK_LOG_FORMAT ?? 'text' },
+      // The gateways of one deployment share it, so any of them takes a task token another issued.
+      'task-token-key': { type: 'string', default: process.env.LOGBOOK_TASK_TOKEN_KEY ?? '' },
       ...KAFKA_SECURITY_FLAGS,
       ...SCHEMA_REGISTRY_FLAGS,
     },
   });
   const log = serverLog(values['log-format']!);
+  const taskTokenKey = values['task-token-key'] ? taskTokenKeyOf(values['task-token-key']) : undefined;
   const registry = registrySerdeFromFlags(values);
   const security = kafkaSecurityFromFlags(values);
   const ingress = values.ingress ? loadIngressFile(resolve(values.ingress)) : [];
@@ -157,7 +161,7 @@ async function startNode(argv: string[], phase: { starting: boolean }): Promise<
     log.info(`topics '${engine.catalog.prefix}.*': replication factor ${replicationFactor}, min.insync.replicas ${minInsyncReplicas} (existing topics keep theirs)`);
   }
   metrics.watchShards(() => engine.node.shardReports(), engine.catalog.shards);
-  const server = createServer(createHttpApp({ engine, metrics: metrics.registry, selfEndpoint: endpoint, workerReports: (report) => metrics.recordWorkerReport(report) }));
+  const server = createServer(createHttpApp({ engine, metrics: metrics.registry, selfEndpoint: endpoint, workerReports: (report) => metrics.recordWorkerReport(report), ...(taskTokenKey ? { taskTokenKey } : {}) }));
   try {
     await new Promise<void>((ready, fail) => {
       server.once('error', fail);

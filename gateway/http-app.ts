@@ -40,6 +40,8 @@ export interface HttpAppOptions {
   readonly metrics: Registry;
   /** This node's own endpoint, so a read forwarded to itself is not forwarded again. */
   readonly selfEndpoint: string;
+  /** The key that signs the HTTP task endpoints' tokens; every gateway of a deployment needs the same one (default: a random key, one gateway). */
+  readonly taskTokenKey?: Buffer;
   /** Where worker processes' reports go (the node's metrics); without it they are taken and dropped. */
   readonly workerReports?: (report: WorkerReport) => void;
 }
@@ -190,7 +192,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
     res.json(req.query.raw ? { events: events.map(toRawView) } : { runId, events: toJsonView(events, engine.dataConverter) });
   }));
 
-  app.use(taskRoutes(engine));
+  app.use(taskRoutes(engine, options.taskTokenKey));
   app.use(taskQueueDescriptionRoutes(engine));
   app.use(resetRoutes(engine, options.selfEndpoint));
   app.use(visibilityRoutes(engine));

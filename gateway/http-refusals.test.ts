@@ -8,6 +8,7 @@ import { addressOf, serveGateway } from '../test/support/http-gateway.js';
 import { Engine } from './engine.js';
 import { MAX_JSON_DEPTH, jsonNestingDepth } from './json-body.js';
 import { encodeTaskToken } from './task-endpoints/task-token.js';
+import { taskBridges } from './task-endpoints/task-bridges.js';
 import { stopTaskBridges } from './task-endpoints/task-bridges.js';
 import { waitMsOf } from './task-endpoints/wire-values.js';
 
@@ -140,7 +141,7 @@ describe('requests express could not read, once 500s', () => {
   test(`a body nested more than ${MAX_JSON_DEPTH} levels deep is a 400, for a start and for a task completion that used to overflow the stack`, async () => {
     const deep = (n: number) => `${'['.repeat(n)}${']'.repeat(n)}`;
     refused(await call('POST', WF, undefined, `{"workflowId":"deep","workflowType":"t","taskQueue":"q","args":${deep(100_000)}}`), /nests arrays and objects more than 100 levels deep/, 'INVALID_JSON');
-    const taskToken = encodeTaskToken({ kind: 'workflow', namespace: 'default', taskQueue: 'q', workflowId: 'w', runId: 'r', scheduledEventId: 2, attempt: 1, identity: 'x', partition: 0, offset: 0 });
+    const taskToken = encodeTaskToken({ kind: 'workflow', namespace: 'default', taskQueue: 'q', workflowId: 'w', runId: 'r', scheduledEventId: 2, attempt: 1, identity: 'x', partition: 0, offset: 0 }, taskBridges(engine).signer);
     const completion = `{"taskToken":${JSON.stringify(taskToken)},"commands":[{"type":"CompleteWorkflowExecution","result":${deep(100_000)}}]}`;
     refused(await call('POST', '/api/v1/namespaces/default/task-queues/q/workflow-tasks/complete', undefined, completion), /more than 100 levels deep/, 'INVALID_JSON');
     assert.equal((await call('POST', WF, start({ args: [JSON.parse(deep(MAX_JSON_DEPTH - 2))] }))).status, 201, 'a body at the limit (the object, `args` and 98 arrays in it) is accepted');
@@ -154,7 +155,7 @@ describe('requests express could not read, once 500s', () => {
   });
 
   test('a task completion whose commands break a rule is a 400 naming it, before anything is written', async () => {
-    const taskToken = encodeTaskToken({ kind: 'workflow', namespace: 'default', taskQueue: 'q', workflowId: 'w', runId: 'r', scheduledEventId: 2, attempt: 1, identity: 'x', partition: 0, offset: 0 });
+    const taskToken = encodeTaskToken({ kind: 'workflow', namespace: 'default', taskQueue: 'q', workflowId: 'w', runId: 'r', scheduledEventId: 2, attempt: 1, identity: 'x', partition: 0, offset: 0 }, taskBridges(engine).signer);
     const activity = { type: 'ScheduleActivityTask', activityId: '1', activityType: 'a', taskQueue: '../../q', header: {}, input: [], scheduleToCloseTimeoutMs: null, scheduleToStartTimeoutMs: null, startToCloseTimeoutMs: 1.5, heartbeatTimeoutMs: null, retryPolicy: null };
     refused(await call('POST', '/api/v1/namespaces/default/task-queues/q/workflow-tasks/complete', { taskToken, commands: [activity] }), /^WorkflowTaskCompleted: ScheduleActivityTask: taskQueue '\.\.\/\.\.\/q'/);
     refused(await call('POST', '/api/v1/namespaces/default/task-queues/q/workflow-tasks/complete', { taskToken, commands: [{ ...activity, taskQueue: null }] }), /ScheduleActivityTask: startToCloseTimeoutMs must be a whole number of milliseconds/);

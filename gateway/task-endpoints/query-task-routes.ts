@@ -6,6 +6,7 @@ import type { Failure } from '../../topics/schemas/common/v1-records.js';
 import type { Handout, TaskBridge } from './task-bridge.js';
 import type { TaskBridges } from './task-bridges.js';
 import { decodeQueryToken, encodeQueryToken } from './query-token.js';
+import type { TokenSigner } from './token-signer.js';
 import { QUEUE, queueOf, withinWait } from './task-queue-path.js';
 import { bodyOf, failureOf, invalid, rawPayload, waitMsOf } from './wire-values.js';
 
@@ -30,13 +31,13 @@ export function queryTaskRoutes(bridges: TaskBridges): Router {
     const deadline = Date.now() + waitMsOf(body.waitMs);
     const bridge = await withinWait(bridges.query(namespace, taskQueue), deadline);
     if (!bridge) return void res.status(204).end();
-    await handOutQuery(bridge, taskQueue, deadline, res);
+    await handOutQuery(bridge, taskQueue, deadline, res, bridges.signer);
   });
 
   router.post(`${QUEUE}/query-tasks/answer`, async (req, res) => {
     const { namespace, taskQueue } = queueOf(req);
     const body = bodyOf(req.body);
-    const token = decodeQueryToken(body.taskToken, namespace, taskQueue);
+    const token = decodeQueryToken(body.taskToken, namespace, taskQueue, bridges.signer);
     if (body.failure !== undefined && (body.payload !== undefined || body.result !== undefined)) throw invalid(`an answer has 'failure' or a result ('payload' or 'result'), not both`);
     const converter = bridges.dataConverter;
     const failure = body.failure === undefined ? null : askersFailure(failureOf(body.failure, 'failure', converter));
@@ -63,7 +64,7 @@ function askersFailure(failure: Failure): Failure {
  * Long-polls the bridge for a query whose asker still waits and hands it to this poller. The
  * record is released at once: the token carries all the answer needs.
  */
-async function handOutQuery(bridge: TaskBridge<QueryTask>, taskQueue: string, deadline: number, res: Response): Promise<void> {
+async function handOutQuery(bridge: TaskBridge<QueryTask>, taskQueue: string, deadline: number, res: Response, signer: TokenSigner): Promise<void> {
   const left = new AbortController();
   const onClose = () => left.abort();
   res.once('close', onClose);
@@ -79,7 +80,7 @@ async function handOutQuery(bridge: TaskBridge<QueryTask>, taskQueue: string, de
       const task = handout.task;
       // Its asker has given up (allowing for clock skew between machines, as Kafka query workers do).
       if (Date.now() > task.deadlineTime + DEADLINE_SKEW_ALLOWANCE_MS) continue;
-      const taskToken = encodeQueryToken({ namespace: task.namespace, taskQueue, workflowId: task.workflowId, runId: task.runId, requestId: task.replyTo.requestId });
+      const taskToken = encodeQueryToken({ namespace: task.namespace, taskQueue, workflowId: task.workflowId, runId: task.runId, requestId: task.replyTo.requestId }, signer);
       res.json({ taskToken, task: toRawView(task) });
       return;
     }

@@ -15,6 +15,7 @@ import type { Engine } from '../engine.js';
 import { HttpError } from '../http-errors.js';
 import { CancellationWatch } from './cancellation-watch.js';
 import { TaskBridge } from './task-bridge.js';
+import { TokenSigner } from './token-signer.js';
 import type { TaskKind, TaskTokenData } from './task-token.js';
 
 /** A bridge no poller has used for this long leaves the worker group, so Kafka workers get its partitions. */
@@ -38,6 +39,8 @@ export class TaskBridges {
   private readonly entries = new Map<string, Promise<Stoppable & { alive?: boolean; quiet?: boolean }>>();
   private producer: Promise<Producer> | undefined;
   private readonly sweeper: NodeJS.Timeout;
+  /** Signs and checks the tokens this gateway hands out with the tasks. */
+  readonly signer: TokenSigner;
   /** This gateway's name as a member of the worker groups. */
   readonly identity = `http-bridge-${process.pid}@${hostname()}-${randomUUID().slice(0, 8)}`;
 
@@ -46,7 +49,11 @@ export class TaskBridges {
     return this.engine.dataConverter;
   }
 
-  constructor(private readonly engine: Engine) {
+  constructor(
+    private readonly engine: Engine,
+    taskTokenKey?: Buffer,
+  ) {
+    this.signer = new TokenSigner(taskTokenKey);
     this.sweeper = setInterval(() => void this.sweep(), IDLE_MS / 4);
     this.sweeper.unref();
   }
@@ -217,10 +224,13 @@ export class TaskBridges {
 
 const registries = new WeakMap<Engine, TaskBridges>();
 
-/** The task bridges of an engine (one set per engine, shared by every router mounted on it). */
-export function taskBridges(engine: Engine): TaskBridges {
+/**
+ * The task bridges of an engine (one set per engine, shared by every router mounted on it).
+ * `taskTokenKey` signs their tokens (default a random key): the first call's key is kept.
+ */
+export function taskBridges(engine: Engine, taskTokenKey?: Buffer): TaskBridges {
   let bridges = registries.get(engine);
-  if (!bridges) registries.set(engine, (bridges = new TaskBridges(engine)));
+  if (!bridges) registries.set(engine, (bridges = new TaskBridges(engine, taskTokenKey)));
   return bridges;
 }
 

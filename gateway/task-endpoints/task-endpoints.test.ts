@@ -8,7 +8,7 @@ import { Engine } from '../engine.js';
 import { createHttpApp } from '../http-app.js';
 import { EngineMetrics } from '../metrics.js';
 import type { LogRecord } from '../../topics/log/log.js';
-import { stopTaskBridges } from './task-bridges.js';
+import { stopTaskBridges, taskBridges } from './task-bridges.js';
 
 /** A raw-view JSON payload, as a worker in another language would build it. */
 function jsonPayload(value: unknown): unknown {
@@ -175,12 +175,12 @@ test('a poll with nothing to do answers 204 after waitMs; bad tokens and bodies 
     assert.equal(missing.status, 400);
     assert.match(String(missing.json?.message), /taskToken/);
 
-    const token = Buffer.from(JSON.stringify({ v: 1, kind: 'workflow', namespace: 'default', taskQueue: 'idle-queue', workflowId: 'x', runId: 'r', scheduledEventId: 2, attempt: 1, identity: 'w', partition: 0, offset: 0 })).toString('base64url');
+    const token = taskBridges(h.engine).signer.sign(Buffer.from(JSON.stringify({ v: 1, kind: 'workflow', namespace: 'default', taskQueue: 'idle-queue', workflowId: 'x', runId: 'r', scheduledEventId: 2, attempt: 1, identity: 'w', partition: 0, offset: 0 })).toString('base64url'));
     const wrongKind = await h.post('idle-queue/activity-tasks/heartbeat', { taskToken: token });
     assert.equal(wrongKind.status, 400);
     assert.match(String(wrongKind.json?.message), /workflow task token/);
     const wrongQueue = await h.post('other-queue/workflow-tasks/complete', { taskToken: token, commands: [] });
-    assert.equal(wrongQueue.status, 400);
+    assert.equal(wrongQueue.status, 403, "a queue's token answers no other queue's task");
     assert.match(String(wrongQueue.json?.message), /idle-queue/);
 
     const noCommands = await h.post('idle-queue/workflow-tasks/complete', { taskToken: token });
@@ -302,7 +302,7 @@ test('a worker speaking only HTTP answers a query: the query poll hands it over 
   }
 });
 
-test('query answers that break a rule are refused with 400 naming it: both a result and a failure, a workflow-task token, a token of another queue', async () => {
+test('query answers that break a rule are refused naming it: both a result and a failure, or a workflow-task token (400); a token of another queue (403)', async () => {
   const h = await harness();
   try {
     const queue = 'http-query-rules';
@@ -311,6 +311,7 @@ test('query answers that break a rule are refused with 400 naming it: both a res
     const workflowsOf = h.base.replace(/\/task-queues$/, '/workflows');
     assert.equal((await h.post(`${queue}/workflow-tasks/complete`, { taskToken: first.taskToken, commands: [] })).status, 202);
     const asking = fetch(`${workflowsOf}/rules-1/query/stage?timeout=2s`, { method: 'POST' });
+    asking.catch(() => undefined);
     const polled = (await pollUntilTask(h, `${queue}/query-tasks/poll`, 'w')) as unknown as { taskToken: string };
 
     const both = await h.post(`${queue}/query-tasks/answer`, { taskToken: polled.taskToken, result: 1, failure: { message: 'x' } });
@@ -320,12 +321,36 @@ test('query answers that break a rule are refused with 400 naming it: both a res
     assert.equal(workflowToken.status, 400);
     assert.match(String(workflowToken.json?.message), /not a query token/);
     const otherQueue = await h.post('another-queue/query-tasks/answer', { taskToken: polled.taskToken, result: 1 });
-    assert.equal(otherQueue.status, 400);
+    assert.equal(otherQueue.status, 403);
     assert.match(String(otherQueue.json?.message), /belongs to task queue 'http-query-rules'/);
     const noIdentity = await h.post(`${queue}/query-tasks/poll`, { waitMs: 0 });
     assert.equal(noIdentity.status, 400);
     assert.match(String(noIdentity.json?.message), /identity/);
     await asking.catch(() => undefined);
+  } finally {
+    await h.close();
+  }
+});
+
+test('a forged or edited task token is refused with 403 and writes nothing: a token read from one task cannot be rewritten to answer another run, attempt or queue', async () => {
+  const h = await harness();
+  try {
+    const queue = 'signed-queue';
+    await h.engine.client.start({ workflowId: 'signed-1', workflowType: 'greet', taskQueue: queue, args: [] });
+    const first = await pollUntilTask(h, `${queue}/workflow-tasks/poll`, 'w');
+    const [payload, signature] = first.taskToken.split('.') as [string, string];
+    const data = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<string, unknown>;
+    const edit = (changes: Record<string, unknown>) => `${Buffer.from(JSON.stringify({ ...data, ...changes })).toString('base64url')}.${signature}`;
+    for (const forged of [edit({ workflowId: 'someone-else' }), edit({ attempt: 7 }), edit({ taskQueue: 'other' }), `${payload}.${Buffer.from('x'.repeat(32)).toString('base64url')}`]) {
+      const answer = await h.post(`${queue}/workflow-tasks/complete`, { taskToken: forged, commands: [] });
+      assert.equal(answer.status, 403, JSON.stringify(answer.json));
+      assert.equal(answer.json?.code, 'INVALID_TASK_TOKEN');
+      assert.match(String(answer.json?.message), /does not carry this deployment's signature/);
+    }
+    // An unsigned token of the old form is not taken either.
+    assert.equal((await h.post(`${queue}/workflow-tasks/complete`, { taskToken: payload, commands: [] })).status, 400);
+    // The genuine token still answers its task: nothing above was written.
+    assert.equal((await h.post(`${queue}/workflow-tasks/complete`, { taskToken: first.taskToken, commands: [] })).status, 202);
   } finally {
     await h.close();
   }

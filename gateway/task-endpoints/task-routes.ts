@@ -10,6 +10,7 @@ import { taskBridges } from './task-bridges.js';
 import { QUEUE, queueOf, withinWait } from './task-queue-path.js';
 import { queryTaskRoutes } from './query-task-routes.js';
 import { decodeTaskToken, encodeTaskToken, type TaskKind, type TaskTokenData } from './task-token.js';
+import type { TokenSigner } from './token-signer.js';
 import { bodyOf, decodePayloadsOf, failureOf, invalid, optionalPayload, rawPayload, waitMsOf } from './wire-values.js';
 import { decodedActivityView } from './decoded-activity-view.js';
 import type { ActivityTask } from '../../topics/schemas/activity-task/index.js';
@@ -32,9 +33,10 @@ interface TaskRef {
  * tasks read from the queue's task topics by the gateway's bridge, and results are written to the
  * command topic exactly as a Kafka worker writes them. Mount before the 404 handler.
  */
-export function taskRoutes(engine: Engine): Router {
+export function taskRoutes(engine: Engine, taskTokenKey?: Buffer): Router {
   const router = Router();
-  const bridges = taskBridges(engine);
+  const bridges = taskBridges(engine, taskTokenKey);
+  const tokenOf = (req: Request, kind: TaskKind) => queueToken(req, kind, bridges.signer);
   const converter = engine.dataConverter;
   router.use(queryTaskRoutes(bridges));
 
@@ -147,7 +149,7 @@ export function taskRoutes(engine: Engine): Router {
           return;
         }
         bridge.lease(handout, leaseMs(handout.task));
-        res.json({ taskToken: encodeTaskToken(token), task: view(handout.task) });
+        res.json({ taskToken: encodeTaskToken(token, bridges.signer), task: view(handout.task) });
         return;
       }
     } finally {
@@ -173,10 +175,10 @@ export function taskRoutes(engine: Engine): Router {
   return router;
 }
 
-function tokenOf(req: Request, kind: TaskKind): { token: TaskTokenData; body: Record<string, unknown> } {
+function queueToken(req: Request, kind: TaskKind, signer: TokenSigner): { token: TaskTokenData; body: Record<string, unknown> } {
   const { namespace, taskQueue } = queueOf(req);
   const body = bodyOf(req.body);
-  return { token: decodeTaskToken(body.taskToken, kind, namespace, taskQueue), body };
+  return { token: decodeTaskToken(body.taskToken, kind, namespace, taskQueue, signer), body };
 }
 
 function tokenFor<T extends TaskRef>(kind: TaskKind, handout: Handout<T>, identity: string): TaskTokenData {

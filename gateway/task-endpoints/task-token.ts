@@ -1,4 +1,5 @@
 import { HttpError } from '../http-errors.js';
+import type { TokenSigner } from './token-signer.js';
 
 /** Which kind of task a token names; a workflow token is refused by the activity endpoints and vice versa. */
 export type TaskKind = 'workflow' | 'activity';
@@ -28,16 +29,16 @@ const INTEGER_FIELDS = ['scheduledEventId', 'attempt', 'partition', 'offset'] as
  * Encodes a token: base64url JSON, opaque to workers. It carries everything a result needs, so a
  * completion is accepted by any gateway node (the engine drops stale or duplicate results).
  */
-export function encodeTaskToken(data: TaskTokenData): string {
-  return Buffer.from(JSON.stringify({ v: TOKEN_VERSION, ...data })).toString('base64url');
+export function encodeTaskToken(data: TaskTokenData, signer: TokenSigner): string {
+  return signer.sign(Buffer.from(JSON.stringify({ v: TOKEN_VERSION, ...data })).toString('base64url'));
 }
 
 /**
  * Decodes and checks a token from a request body: it must be a token of `kind` issued for this
  * namespace and task queue. Anything else is a 400 that says what is wrong.
  */
-export function decodeTaskToken(value: unknown, kind: TaskKind, namespace: string, taskQueue: string): TaskTokenData {
-  const parsed = parseToken(value, 'task');
+export function decodeTaskToken(value: unknown, kind: TaskKind, namespace: string, taskQueue: string, signer: TokenSigner): TaskTokenData {
+  const parsed = parseToken(signer.verify(value), 'task');
   if (parsed.kind !== 'workflow' && parsed.kind !== 'activity') throw invalid(`'taskToken' names no task kind`);
   for (const name of STRING_FIELDS) if (typeof parsed[name] !== 'string' || parsed[name] === '') throw invalid(`'taskToken' lacks '${name}'`);
   for (const name of INTEGER_FIELDS) if (!Number.isSafeInteger(parsed[name]) || (parsed[name] as number) < 0) throw invalid(`'taskToken' lacks '${name}'`);
@@ -49,8 +50,7 @@ export function decodeTaskToken(value: unknown, kind: TaskKind, namespace: strin
 }
 
 /** A token's JSON: base64url of a JSON object of this version; anything else is a 400 naming `what` tokens. */
-export function parseToken(value: unknown, what: 'task' | 'query'): Record<string, unknown> {
-  if (typeof value !== 'string' || value.length === 0) throw invalid(`'taskToken' must be a non-empty string`);
+export function parseToken(value: string, what: 'task' | 'query'): Record<string, unknown> {
   let parsed: Record<string, unknown>;
   try {
     parsed = JSON.parse(Buffer.from(value, 'base64url').toString('utf8')) as Record<string, unknown>;
@@ -61,10 +61,10 @@ export function parseToken(value: unknown, what: 'task' | 'query'): Record<strin
   return parsed;
 }
 
-/** A 400 unless the token was issued for this namespace and task queue. */
+/** A 403 unless the token was issued for this namespace and task queue: a queue's token answers no other queue's task. */
 export function checkQueue(token: { readonly namespace: string; readonly taskQueue: string }, namespace: string, taskQueue: string): void {
   if (token.namespace !== namespace || token.taskQueue !== taskQueue) {
-    throw invalid(`'taskToken' belongs to task queue '${token.taskQueue}' of namespace '${token.namespace}', not '${taskQueue}' of '${namespace}'`);
+    throw new HttpError(403, 'INVALID_TASK_TOKEN', `'taskToken' belongs to task queue '${token.taskQueue}' of namespace '${token.namespace}', not '${taskQueue}' of '${namespace}'`);
   }
 }
 

@@ -203,6 +203,12 @@ test('server start-dev on a busy port exits 2 with one line naming the port and 
   assert.doesNotMatch(busy.stderr, /\n\s+at /);
 });
 
+test('server start-dev with a task token key too short to sign with exits 2 naming the flag, before starting anything', async () => {
+  const refused = await runLogbookCli(['server', 'start-dev', '--task-token-key', 'abcd', '--data', join(scratch, 'never-created')], { LOGBOOK_KAFKA_BROKERS: '' });
+  assert.equal(refused.code, 2, refused.stdout + refused.stderr);
+  assert.match(refused.stderr, /^error: --task-token-key \(LOGBOOK_TASK_TOKEN_KEY\) must hold at least 32 bytes/);
+});
+
 test('server start-dev --help prints its flags and exits 0 without starting anything', async () => {
   const help = await runLogbookCli(['server', 'start-dev', '--help']);
   assert.equal(help.code, 0, help.stderr);

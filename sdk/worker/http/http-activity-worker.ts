@@ -94,8 +94,10 @@ export class HttpActivityWorker {
       await this.client.answer('activity-tasks/complete', { taskToken, payload: toRawView(this.dataConverter.toPayload(result)) });
       return 'completed';
     } catch (error) {
-      // The gateway unreachable past the retries: the attempt times out and is retried by the engine.
-      if (isUnreachable(error)) throw error;
+      // The gateway unreachable past the retries, or one that does not take this gateway's token (a
+      // deployment whose nodes do not share --task-token-key): the result cannot be delivered, but
+      // the activity did not fail; its attempt times out and the engine retries it.
+      if (isUnreachable(error) || (error instanceof GatewayRefusedError && error.code === 'INVALID_TASK_TOKEN')) throw error;
       const tooLarge = isTooLarge(error) || (error instanceof GatewayRefusedError && (error.status === 413 || error.code === 'PayloadTooLarge'));
       failure = tooLarge ? tooLargeFailure(`the result of activity ${task.activityType} (id ${task.activityId})`, error as Error) : { ...toFailure(error), nonRetryable: true };
     }

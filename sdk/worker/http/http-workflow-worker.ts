@@ -79,7 +79,8 @@ export class HttpWorkflowWorker {
     try {
       await this.client.answer('workflow-tasks/complete', { taskToken, commands: toRawView(result.commands), sdkName: SDK_NAME, sdkVersion: SDK_VERSION });
     } catch (error) {
-      if (!(error instanceof GatewayRefusedError)) throw error;
+      // A token this gateway does not take is no fault of the completion: the task times out and is retried.
+      if (!(error instanceof GatewayRefusedError) || error.code === 'INVALID_TASK_TOKEN') throw error;
       runner.failedToAnswer(task);
       const { cause, failure } = unsendableCompletion(task, error, error.code === 'PayloadTooLarge' || error.status === 413);
       await this.client.answer('workflow-tasks/fail', { taskToken, cause, failure: wireFailure(failure) });
