@@ -241,6 +241,23 @@ const TOOLS: Record<string, string> = {
   'kafka-topics.sh': 'org.apache.kafka.tools.TopicCommand',
 };
 
+/** Tools whose main class ships in the broker's own jars (Kafka's core), run from the broker's class path. */
+const BROKER_TOOLS: Record<string, string> = {
+  'kafka-acls.sh': 'kafka.admin.AclCommand',
+};
+
+/** Writes the `bin/` scripts of {@link TOOLS} (the tools' class path) and {@link BROKER_TOOLS} (the broker's). */
+async function writeToolScripts(version: string, versionDir: string, toolsDir: string, binDir: string): Promise<void> {
+  const log4j1 = join(toolsDir, 'tools-log4j.properties');
+  const log4j2 = join(toolsDir, 'tools-log4j2.properties');
+  await mkdir(binDir, { recursive: true });
+  const logging = `'-Dlog4j.configuration=file:${log4j1}' '-Dlog4j2.configurationFile=${log4j2}'`;
+  const scripts = [...Object.entries(TOOLS).map(([script, main]) => [script, main, join(toolsDir, 'lib')] as const), ...Object.entries(BROKER_TOOLS).map(([script, main]) => [script, main, join(versionDir, 'lib')] as const)];
+  for (const [script, mainClass, libDir] of scripts) {
+    await writeFile(join(binDir, script), `#!/bin/sh\n# Kafka ${version}'s ${script}, from the jars Maven assembled.\nexec "\${JAVA_HOME:+$JAVA_HOME/bin/}java" -Xmx256m ${logging} -cp '${libDir}/*' ${mainClass} "$@"\n`, { mode: 0o755 });
+  }
+}
+
 /**
  * Downloads (once) Kafka's command-line tools for a version into their own class path (their
  * dependencies must not reach the broker's) and writes `bin/` scripts like the release tarball's,
@@ -253,10 +270,16 @@ export async function assembleKafkaTools(options: AssembleOptions = {}): Promise
   const toolsDir = join(versionDir, 'tools');
   const binDir = join(versionDir, 'bin');
   const marker = join(toolsDir, MARKER);
-  if (existsSync(marker)) return binDir;
+  const complete = () => existsSync(marker) && Object.keys({ ...TOOLS, ...BROKER_TOOLS }).every((script) => existsSync(join(binDir, script)));
+  if (complete()) return binDir;
   await mkdir(toolsDir, { recursive: true });
   return withLock(toolsDir, async () => {
-    if (existsSync(marker)) return binDir;
+    if (complete()) return binDir;
+    // Assembled before a tool was added: only its script is missing.
+    if (existsSync(marker)) {
+      await writeToolScripts(version, versionDir, toolsDir, binDir);
+      return binDir;
+    }
     requireCommand('mvn', ['-v'], 'Apache Maven (3.8+)');
     options.onProgress?.(`assembling the Kafka ${version} command-line tools from Maven (first run only)…`);
     const libDir = join(toolsDir, 'lib');
@@ -267,12 +290,7 @@ export async function assembleKafkaTools(options: AssembleOptions = {}): Promise
     const log4j2 = join(toolsDir, 'tools-log4j2.properties');
     await writeFile(log4j1, LOG4J1.replace('ConsoleAppender', 'ConsoleAppender\nlog4j.appender.stdout.Target=System.err'));
     await writeFile(log4j2, LOG4J2.replace('appender.stdout.type = Console', 'appender.stdout.type = Console\nappender.stdout.target = SYSTEM_ERR'));
-    await mkdir(binDir, { recursive: true });
-    const logging = `'-Dlog4j.configuration=file:${log4j1}' '-Dlog4j2.configurationFile=${log4j2}'`;
-    for (const [script, mainClass] of Object.entries(TOOLS)) {
-      const path = join(binDir, script);
-      await writeFile(path, `#!/bin/sh\n# Kafka ${version}'s ${script}, from the jars Maven assembled.\nexec "\${JAVA_HOME:+$JAVA_HOME/bin/}java" -Xmx256m ${logging} -cp '${libDir}/*' ${mainClass} "$@"\n`, { mode: 0o755 });
-    }
+    await writeToolScripts(version, versionDir, toolsDir, binDir);
     await writeFile(marker, JSON.stringify({ version, assembledAt: new Date().toISOString() }) + '\n');
     return binDir;
   });

@@ -1,8 +1,9 @@
 /**
  * A SASL_SSL listener for the local test broker, beside its PLAINTEXT one: a self-signed
- * certificate for 127.0.0.1 made with the JDK's keytool, SASL PLAIN and SCRAM-SHA-256/512 for one
- * user (SCRAM credentials are written into the metadata log when the storage is formatted), and no
- * authorizer, so an authenticated client may do anything and an unauthenticated one nothing.
+ * certificate for 127.0.0.1 made with the JDK's keytool, SASL PLAIN and SCRAM-SHA-256/512 (SCRAM
+ * credentials are written into the metadata log when the storage is formatted). The broker runs
+ * Kafka's ACL authorizer: the engine's user and the PLAINTEXT listener (ANONYMOUS) are super users
+ * and may do anything; the tenant users may do only what ACLs grant them (see the tenant ACL test).
  */
 import { execFile } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -21,8 +22,14 @@ export interface SecuredListener {
   readonly password: string;
 }
 
-/** The one user of the secured listener, for every mechanism. */
+/** The engine's user of the secured listener, for every mechanism: a super user. */
 export const SECURED_USER = { username: 'logbook', password: 'logbook-secret' } as const;
+
+/** Tenant users: authenticated, but allowed only what ACLs grant them. */
+export const TENANT_USERS = [
+  { username: 'billing', password: 'billing-secret' },
+  { username: 'shipping', password: 'shipping-secret' },
+] as const;
 
 /** keytool beside the java that runs the broker. */
 function keytoolBin(): string {
@@ -51,7 +58,10 @@ export async function securedListenerConfig(dir: string): Promise<{ properties: 
     listener: { caFile, username, password },
     properties: {
       'sasl.enabled.mechanisms': 'PLAIN,SCRAM-SHA-256,SCRAM-SHA-512',
-      'listener.name.sasl_ssl.plain.sasl.jaas.config': `org.apache.kafka.common.security.plain.PlainLoginModule required user_${username}="${password}";`,
+      'listener.name.sasl_ssl.plain.sasl.jaas.config': `org.apache.kafka.common.security.plain.PlainLoginModule required user_${username}="${password}"${TENANT_USERS.map((u) => ` user_${u.username}="${u.password}"`).join('')};`,
+      'authorizer.class.name': 'org.apache.kafka.metadata.authorizer.StandardAuthorizer',
+      // Brokers, controllers and every PLAINTEXT client are ANONYMOUS; the engine's SASL user is logbook.
+      'super.users': `User:ANONYMOUS;User:${username}`,
       'listener.name.sasl_ssl.scram-sha-256.sasl.jaas.config': scram,
       'listener.name.sasl_ssl.scram-sha-512.sasl.jaas.config': scram,
       'listener.name.sasl_ssl.ssl.keystore.type': 'PKCS12',
@@ -64,8 +74,7 @@ export async function securedListenerConfig(dir: string): Promise<{ properties: 
 
 /** The `kafka-storage format` arguments that create the user's SCRAM credentials. */
 export function scramFormatArguments(): string[] {
-  const { username, password } = SECURED_USER;
-  return ['SCRAM-SHA-256', 'SCRAM-SHA-512'].flatMap((m) => ['--add-scram', `${m}=[name=${username},password=${password}]`]);
+  return [SECURED_USER, ...TENANT_USERS].flatMap(({ username, password }) => ['SCRAM-SHA-256', 'SCRAM-SHA-512'].flatMap((m) => ['--add-scram', `${m}=[name=${username},password=${password}]`]));
 }
 
 /** The environment variables through which tests find the secured listener. */
