@@ -38,8 +38,10 @@ export class TokenSigner {
     const dot = token.lastIndexOf('.');
     if (dot <= 0) throw new HttpError(400, 'INVALID_TASK_TOKEN', `'taskToken' is not a token issued by a gateway (no signature)`);
     const payload = token.slice(0, dot);
-    const given = Buffer.from(token.slice(dot + 1), 'base64url');
-    const expected = Buffer.from(this.mac(payload), 'base64url');
+    // Compared as text: decoding would ignore the spare bits of the last base64 character, so a
+    // signature edited there would still pass.
+    const given = Buffer.from(token.slice(dot + 1), 'utf8');
+    const expected = Buffer.from(this.mac(payload), 'utf8');
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
       throw new HttpError(403, 'INVALID_TASK_TOKEN', `'taskToken' does not carry this deployment's signature: it was edited, forged, or issued by a gateway with another --task-token-key`);
     }
