@@ -7,7 +7,7 @@ import type { ActivityTask } from '../../topics/schemas/activity-task/index.js';
 import type { Command, CommandBody } from '../../topics/schemas/command/index.js';
 import { commandProblem } from '../../topics/validation/index.js';
 import type { WorkflowTask } from '../../topics/schemas/workflow-task/index.js';
-import { activityTaskCodec, commandCodec, EncodeError, queryTaskCodec, replyCodec, workflowTaskCodec } from '../../topics/serde/index.js';
+import { activityTaskCodec, commandCodec, EncodeError, queryTaskCodec, replyCodec, workflowTaskCodec, type RecordCodec } from '../../topics/serde/index.js';
 import type { QueryTask } from '../../topics/schemas/query-task/index.js';
 import type { Reply } from '../../topics/schemas/reply/index.js';
 import { ReplyTimeoutError } from '../../topics/replies/reply-listener.js';
@@ -59,31 +59,15 @@ export class TaskBridges {
   }
 
   workflow(namespace: string, taskQueue: string): Promise<TaskBridge<WorkflowTask>> {
-    const { serde, catalog } = this.engine;
-    return this.bridge('workflow', namespace, taskQueue, async () =>
-      new TaskBridge<WorkflowTask>({
-        log: this.engine.log,
-        topic: catalog.taskTopics(namespace, taskQueue).workflow,
-        groupId: workflowWorkersGroupId(catalog, namespace, taskQueue),
-        identity: this.identity,
-        decode: (value) => serde.decode(workflowTaskCodec, value),
-      }),
-    );
+    const { catalog } = this.engine;
+    return this.topicBridge('workflow', namespace, taskQueue, catalog.taskTopics(namespace, taskQueue).workflow, workflowWorkersGroupId(catalog, namespace, taskQueue), workflowTaskCodec);
   }
 
   async activity(namespace: string, taskQueue: string): Promise<TaskBridge<ActivityTask>> {
-    const { serde, catalog } = this.engine;
+    const { catalog } = this.engine;
     // Watch cancellations from the first poll on, so the first heartbeat can already see them.
     (await this.cancellations(namespace, taskQueue)).lastUsed = Date.now();
-    return this.bridge('activity', namespace, taskQueue, async () =>
-      new TaskBridge<ActivityTask>({
-        log: this.engine.log,
-        topic: catalog.taskTopics(namespace, taskQueue).activity,
-        groupId: activityWorkersGroupId(catalog, namespace, taskQueue),
-        identity: this.identity,
-        decode: (value) => serde.decode(activityTaskCodec, value),
-      }),
-    );
+    return this.topicBridge('activity', namespace, taskQueue, catalog.taskTopics(namespace, taskQueue).activity, activityWorkersGroupId(catalog, namespace, taskQueue), activityTaskCodec);
   }
 
   /**
@@ -91,15 +75,15 @@ export class TaskBridges {
    * and Kafka query workers share the queries (any of them can answer any query).
    */
   query(namespace: string, taskQueue: string): Promise<TaskBridge<QueryTask>> {
-    const { serde, catalog } = this.engine;
-    return this.bridge('query', namespace, taskQueue, async () =>
-      new TaskBridge<QueryTask>({
-        log: this.engine.log,
-        topic: catalog.taskTopics(namespace, taskQueue).query,
-        groupId: queryWorkersGroupId(catalog, namespace, taskQueue),
-        identity: this.identity,
-        decode: (value) => serde.decode(queryTaskCodec, value),
-      }),
+    const { catalog } = this.engine;
+    return this.topicBridge('query', namespace, taskQueue, catalog.taskTopics(namespace, taskQueue).query, queryWorkersGroupId(catalog, namespace, taskQueue), queryTaskCodec);
+  }
+
+  /** The bridge of one task topic, joining the worker group the Kafka workers of that kind join. */
+  private topicBridge<T>(kind: TaskKind | 'query', namespace: string, taskQueue: string, topic: string, groupId: string, codec: RecordCodec<T>): Promise<TaskBridge<T>> {
+    const { serde, log } = this.engine;
+    return this.bridge(kind, namespace, taskQueue, async () =>
+      new TaskBridge<T>({ log, topic, groupId, identity: this.identity, decode: (value) => serde.decode(codec, value) }),
     );
   }
 

@@ -1,6 +1,5 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { Client, Connection, ConnectionError, WorkflowFailedError } from 'logbook/client';
 import { NativeConnection, Worker } from 'logbook/worker';
@@ -9,6 +8,7 @@ import { addItem, approval, approve, greet, waitForever } from '../workflows/tem
 import * as activities from '../workflows/temporal-compatible-activities.js';
 import { startTestEngine, type TestEngine } from '../support/test-engine.js';
 import { kafkaBrokers, uniqueName } from '../support/test-env.js';
+import { freePort } from '../support/logbook-cli.js';
 
 /**
  * `logbook/client` on Kafka itself, with no gateway running at all: what the client writes goes to
@@ -24,16 +24,6 @@ let connection: Connection;
 let client: Client;
 let deadAddress: string;
 const taskQueue = uniqueName('kafka-client');
-
-/** A port that was free a moment ago: no gateway listens there. */
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 before(async () => {
   t = await startTestEngine('kafka', { workers: false });
