@@ -17,3 +17,4 @@ export {
 export type { PayloadCodec } from './payload-codec.js';
 export { PayloadEncodingError, PayloadEncodingErrorCode } from './payload-encoding-error.js';
 export { UndefinedPayloadConverter } from './undefined-payload-converter.js';
+export { EncryptedPayload, isEncryptedPayload } from './encrypted-payload.js';
