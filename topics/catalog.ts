@@ -37,6 +37,13 @@ export interface CatalogOptions {
   readonly replyPartitions?: number;
   /** Partitions of each task topic; default 4. */
   readonly taskPartitions?: number;
+  /** Partitions of `<prefix>.audit`; default 4. Records are keyed by namespace, so each namespace's trail stays in order. */
+  readonly auditPartitions?: number;
+  /**
+   * How long audit records are kept (`retention.ms`); default -1, forever. The trail is evidence:
+   * shorten it only to what the deployment's compliance rules ask (e.g. 365 days).
+   */
+  readonly auditRetentionMs?: number;
 }
 
 /** The resolved topic names and specs of one deployment. */
@@ -54,6 +61,8 @@ export interface TopicCatalog {
   readonly deadLetter: string;
   /** The namespace registry (compacted, one partition, key: the namespace name; `Namespace` records). */
   readonly namespaces: string;
+  /** The audit trail (deleted by age only, never compacted; key: the namespace; `AuditRecord` records). */
+  readonly audit: string;
   /** Specs of the fixed topics, created at start-up. */
   readonly fixedTopics: readonly TopicSpec[];
   /**
@@ -104,6 +113,17 @@ export function historyKey(namespace: string, workflowId: string, runId: string,
   return `${namespace}/${workflowId}/${runId}/${eventId}`;
 }
 
+/**
+ * The key of an audit record: its namespace, so a namespace's trail is one partition, in order.
+ * Calls about the deployment rather than one namespace (ingress mappings) use {@link DEPLOYMENT_AUDIT_NAMESPACE}.
+ */
+export function auditKey(namespace: string): string {
+  return namespace;
+}
+
+/** The namespace an audit record names for a call about the whole deployment: not a valid namespace name, so never one's trail. */
+export const DEPLOYMENT_AUDIT_NAMESPACE = '*';
+
 /** Throws for a name the rules of `validation/name-rules.ts` refuse (one definition of what fits a topic name). */
 function checkNamePart(problem: string | null): void {
   if (problem !== null) throw new RangeError(problem);
@@ -117,6 +137,10 @@ export function topicCatalog(options: CatalogOptions): TopicCatalog {
     throw new RangeError(`shard count must be an integer from 1 to 4096, got ${shards}`);
   }
   checkNamePart(topicPrefixProblem(prefix));
+  const auditRetentionMs = options.auditRetentionMs ?? -1;
+  if (!Number.isInteger(auditRetentionMs) || (auditRetentionMs < 1 && auditRetentionMs !== -1)) {
+    throw new RangeError(`audit retention must be a positive number of milliseconds or -1 (forever), got ${auditRetentionMs}`);
+  }
   const replication = replicationWith(options.replicationFactor ?? 1, options.minInsyncReplicas);
   const base = {
     'max.message.bytes': String(TOPIC_MAX_MESSAGE_BYTES),
@@ -148,6 +172,7 @@ export function topicCatalog(options: CatalogOptions): TopicCatalog {
     replies: `${prefix}.replies`,
     deadLetter: `${prefix}.commands.dlq`,
     namespaces: `${prefix}.namespaces`,
+    audit: `${prefix}.audit`,
   };
   const taskTopics = (namespace: string, taskQueue: string) => {
     checkNamePart(namespaceProblem(namespace));
@@ -176,6 +201,8 @@ export function topicCatalog(options: CatalogOptions): TopicCatalog {
       spec(names.deadLetter, 1, deleteAfter(30 * DAY_MS)),
       // One partition: the registry is small and every reader wants all of it, in write order.
       spec(names.namespaces, 1, compacted),
+      // Deleted by age only: compaction would keep one record per namespace, and the trail is every call.
+      spec(names.audit, options.auditPartitions ?? 4, deleteAfter(auditRetentionMs)),
     ],
     taskTopics,
     taskTopicSpecs(namespace, taskQueue) {

@@ -5,6 +5,7 @@
  */
 export * from './activity-control/index.js';
 export * from './activity-task/index.js';
+export * from './audit-record/index.js';
 export type * from './avro-schema.js';
 export * from './command/index.js';
 export * from './common/v1-enums.js';

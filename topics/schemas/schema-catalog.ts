@@ -1,5 +1,6 @@
 import { activityControlSchemas } from './activity-control/index.js';
 import { activityTaskSchemas } from './activity-task/index.js';
+import { auditRecordSchemas } from './audit-record/index.js';
 import { commandSchemas } from './command/index.js';
 import { historyEventSchemas } from './history-event/index.js';
 import { mutableStateSnapshotSchemas } from './mutable-state-snapshot/index.js';
@@ -27,6 +28,7 @@ export const schemaCatalog = {
   Reply: replySchemas,
   QueryTask: queryTaskSchemas,
   Namespace: namespaceSchemas,
+  AuditRecord: auditRecordSchemas,
 } as const;
 
 /** Short name of a record kind, e.g. `HistoryEvent`. */

@@ -15,6 +15,7 @@ import { recordCodecs } from '../serde/record-codecs.js';
 import { frameSingleObject } from '../serde/wire-format.js';
 import { activityControlCases } from './activity-control/v1-fixture-cases.js';
 import { activityTaskCases } from './activity-task/v1-fixture-cases.js';
+import { auditRecordCases } from './audit-record/v1-fixture-cases.js';
 import { clientCommandCases } from './command/v1-fixture-cases-clients.js';
 import { taskCommandCases } from './command/v1-fixture-cases-tasks.js';
 import { commandV2Cases } from './command/v2-fixture-cases.js';
@@ -59,6 +60,7 @@ const plan: readonly [RecordName, number, readonly FixtureCase<unknown>[]][] = [
   ['QueryTask', 1, queryTaskCases],
   ['Namespace', 1, namespaceCases],
   ['Namespace', 2, namespaceV2Cases],
+  ['AuditRecord', 1, auditRecordCases],
 ];
 
 const overwrite = process.argv.includes('--overwrite');

@@ -1,6 +1,6 @@
 import type { TopicCatalog } from '../catalog.js';
 import type { RecordCodec } from './record-codec.js';
-import { commandCodec, historyEventCodec, mutableStateSnapshotCodec, namespaceCodec, replyCodec, shardPositionsCodec, visibilityRowCodec } from './record-codecs.js';
+import { auditRecordCodec, commandCodec, historyEventCodec, mutableStateSnapshotCodec, namespaceCodec, replyCodec, shardPositionsCodec, visibilityRowCodec } from './record-codecs.js';
 import type { RegistrySerde } from './registry-serde.js';
 
 /** The record kinds each of a deployment's fixed topics carries (task topics are per queue, registered on first write). */
@@ -14,6 +14,7 @@ export function engineTopicRecords(catalog: TopicCatalog): Array<{ topic: string
     [catalog.visibility, visibilityRowCodec],
     [catalog.replies, replyCodec],
     [catalog.namespaces, namespaceCodec],
+    [catalog.audit, auditRecordCodec],
   ];
   return pairs.map(([topic, codec]) => ({ topic, codec }));
 }

@@ -1,5 +1,6 @@
 import type { ActivityControl } from '../schemas/activity-control/index.js';
 import type { ActivityTask } from '../schemas/activity-task/index.js';
+import type { AuditRecord } from '../schemas/audit-record/index.js';
 import type { Command } from '../schemas/command/index.js';
 import type { HistoryEvent } from '../schemas/history-event/index.js';
 import type { MutableStateSnapshot } from '../schemas/mutable-state-snapshot/index.js';
@@ -44,6 +45,9 @@ export const queryTaskCodec = new RecordCodec<QueryTask>(schemaCatalog.QueryTask
 /** Codec of `logbook.namespaces` values. */
 export const namespaceCodec = new RecordCodec<Namespace>(schemaCatalog.Namespace, converter);
 
+/** Codec of `logbook.audit` values. */
+export const auditRecordCodec = new RecordCodec<AuditRecord>(schemaCatalog.AuditRecord, converter);
+
 /** Every record codec by record name. */
 export const recordCodecs = {
   HistoryEvent: historyEventCodec,
@@ -57,4 +61,5 @@ export const recordCodecs = {
   Reply: replyCodec,
   QueryTask: queryTaskCodec,
   Namespace: namespaceCodec,
+  AuditRecord: auditRecordCodec,
 } as const satisfies { [K in RecordName]: unknown };
