@@ -16,6 +16,9 @@ const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   // A request the engine refuses as sent (a missing field, an oversized payload, a retry policy whose maximum interval is below its initial one).
   InvalidArgument: 400,
   INVALID_DURATION: 400,
+  // A namespace guard (issue 15): a plaintext payload for a codec-required task queue, a refused search attribute.
+  PlaintextPayloadRefused: 400,
+  SearchAttributeRefused: 400,
   NotSupportedYet: 501,
   SHARD_UNAVAILABLE: 503,
   HISTORY_NOT_INDEXED: 503,

@@ -11,6 +11,7 @@ import { acknowledgeActivityInput, answerClaim, claimIdOf, mayClaim } from './cl
 import { claimActivity, endActivity, failAttempt } from './activity-lifecycle.js';
 import { awaitingBackoff, cancelActivityIntentOf, findActivity } from './activity-tasks.js';
 import { oversizedActivityOutput } from './payload-limits.js';
+import { plaintextActivityOutput } from './codec-required.js';
 import type { Failure } from '../../topics/schemas/common/v1-records.js';
 import { RejectionCode } from './transition.js';
 
@@ -50,6 +51,14 @@ export function activityTaskStarted(ctx: Ctx, body: CommandBodyOf<'ActivityTaskS
   if (activity.cancelRequested) ctx.tasks.push(cancelActivityIntentOf(ctx.state, activity, 'cancel requested by the workflow'));
 }
 
+/**
+ * The failure that replaces an activity output the engine refuses: over the payload limit, or
+ * plaintext for a codec-required task queue (`codec-required.ts`); null when it is accepted.
+ */
+function outputRefusal(ctx: Ctx, activity: PendingActivityInfo, what: string, value: unknown): Failure | null {
+  return oversizedActivityOutput(ctx, what, value) ?? plaintextActivityOutput(ctx, activity, what, value);
+}
+
 /** Ends the attempt with `failure` (retried per the policy; the payload-limit failures are non-retryable). */
 function failWith(ctx: Ctx, activity: PendingActivityInfo, failure: Failure, identity: string): void {
   failAttempt(ctx, activity, failure, (retryState, startedEventId) => ({
@@ -68,21 +77,21 @@ export function activityTaskHeartbeat(ctx: Ctx, body: CommandBodyOf<'ActivityTas
   if (!activity) return;
   acknowledgeActivityInput(ctx);
   claimIfNeeded(ctx, activity, body.identity);
-  const oversized = oversizedActivityOutput(ctx, 'the heartbeat details', { details: body.details });
-  if (oversized) return failWith(ctx, activity, oversized, body.identity);
+  const refused = outputRefusal(ctx, activity, 'the heartbeat details', { details: body.details });
+  if (refused) return failWith(ctx, activity, refused, body.identity);
   activity.lastHeartbeatTime = ctx.now;
   activity.lastHeartbeatDetails = body.details;
   if (activity.cancelRequested) ctx.tasks.push(cancelActivityIntentOf(ctx.state, activity, 'cancel requested by the workflow'));
 }
 
-/** ActivityTaskCompleted: the first result of the attempt wins; a result over the payload limit fails the activity. */
+/** ActivityTaskCompleted: the first result of the attempt wins; a result over the payload limit, or plaintext for a codec-required queue, fails the activity. */
 export function activityTaskCompleted(ctx: Ctx, body: CommandBodyOf<'ActivityTaskCompleted'>): void {
   const activity = currentAttempt(ctx, body);
   if (!activity) return;
   acknowledgeActivityInput(ctx);
   claimIfNeeded(ctx, activity, body.identity);
-  const oversized = oversizedActivityOutput(ctx, 'the activity result', { result: body.result });
-  if (oversized) return failWith(ctx, activity, oversized, body.identity);
+  const refused = outputRefusal(ctx, activity, 'the activity result', { result: body.result });
+  if (refused) return failWith(ctx, activity, refused, body.identity);
   endActivity(ctx, activity, (startedEventId) => ({
     type: 'ActivityTaskCompleted', result: body.result, scheduledEventId: activity.scheduledEventId,
     startedEventId: startedEventId ?? 0, identity: body.identity,
@@ -95,8 +104,8 @@ export function activityTaskFailed(ctx: Ctx, body: CommandBodyOf<'ActivityTaskFa
   if (!activity) return;
   acknowledgeActivityInput(ctx);
   claimIfNeeded(ctx, activity, body.identity);
-  const oversized = oversizedActivityOutput(ctx, 'the activity failure', { failure: body.failure, lastHeartbeatDetails: body.lastHeartbeatDetails });
-  if (oversized) return failWith(ctx, activity, oversized, body.identity);
+  const refused = outputRefusal(ctx, activity, 'the activity failure', { failure: body.failure, lastHeartbeatDetails: body.lastHeartbeatDetails });
+  if (refused) return failWith(ctx, activity, refused, body.identity);
   if (body.lastHeartbeatDetails !== null) activity.lastHeartbeatDetails = body.lastHeartbeatDetails;
   failWith(ctx, activity, body.failure, body.identity);
 }
@@ -112,6 +121,8 @@ export function activityTaskCanceled(ctx: Ctx, body: CommandBodyOf<'ActivityTask
   const latestCancelRequestedEventId = activity.cancelRequestedEventId;
   acknowledgeActivityInput(ctx);
   claimIfNeeded(ctx, activity, body.identity);
+  const refused = plaintextActivityOutput(ctx, activity, 'the cancellation details', { details: body.details });
+  if (refused) return failWith(ctx, activity, refused, body.identity);
   endActivity(ctx, activity, (startedEventId) => ({
     type: 'ActivityTaskCanceled', details: body.details, latestCancelRequestedEventId,
     scheduledEventId: activity.scheduledEventId, startedEventId, identity: body.identity,

@@ -14,6 +14,7 @@ import { reject, type Ctx } from './context.js';
 import { resultReply, terminateRun } from './close-run.js';
 import { bufferWouldOverflow, deliver } from './delivery.js';
 import { refuseOversizedInput } from './payload-limits.js';
+import { refusePlaintextInput } from './codec-required.js';
 import { isInheritanceMark } from './reset-children.js';
 import { RejectionCode } from './transition.js';
 
@@ -71,7 +72,7 @@ export function deliverSignal(ctx: Ctx, signal: SignalInput): boolean {
   const requestId = ctx.command?.requestId ?? '';
   if (seenRequestId(ctx.state, requestId)) return true;
   const what = `signal ${signal.signalName}`;
-  if (refuseIfClosed(ctx, what) || refuseOversizedInput(ctx, what, signal.input) || refuseIfSignalLimit(ctx, what) || refuseIfFull(ctx, what)) return false;
+  if (refuseIfClosed(ctx, what) || refuseOversizedInput(ctx, what, signal.input) || refusePlaintextInput(ctx, what, signal.input) || refuseIfSignalLimit(ctx, what) || refuseIfFull(ctx, what)) return false;
   rememberRequestId(ctx, requestId);
   ctx.state.signalCount++;
   deliver(ctx, [{ type: 'WorkflowExecutionSignaled', ...signal, requestId, externalInitiator: signal.externalInitiator ?? null }]);

@@ -37,6 +37,17 @@ export interface HistoryLimits {
   readonly maxUpdatesPerRun: number;
 }
 
+/**
+ * What a namespace refuses in its runs' inputs and outputs (set in the namespace registry; see
+ * `codec-required.ts` and `search-attribute-guard.ts`).
+ */
+export interface NamespaceGuards {
+  /** Task queues whose payloads must be encrypted by the payload codec; `*` stands for every queue. */
+  readonly codecRequiredTaskQueues: readonly string[];
+  /** Search attribute names refused in starts and upserts (compared without regard to case). */
+  readonly refusedSearchAttributes: readonly string[];
+}
+
 /** Engine settings of the history state machine. */
 export interface HistoryConfig {
   /** Workflow-task start-to-close timeout when a start does not set one (Temporal: 10 s). */
@@ -74,6 +85,8 @@ export interface HistoryConfig {
   readonly retentionMs?: number;
   /** Retention of particular namespaces (from the namespace registry), over {@link retentionMs}. */
   readonly namespaceRetentionMs?: Readonly<Record<string, number>>;
+  /** Payload and search-attribute guards of particular namespaces (from the namespace registry); none by default. */
+  readonly namespaceGuards?: Readonly<Record<string, NamespaceGuards>>;
 }
 
 /** Temporal's default namespace retention: 72 hours. */
@@ -120,4 +133,11 @@ export function limitsFor(config: HistoryConfig, namespace: string): HistoryLimi
 /** How long closed runs of `namespace` are kept before they are deleted. */
 export function retentionFor(config: HistoryConfig, namespace: string): number {
   return config.namespaceRetentionMs?.[namespace] ?? config.retentionMs ?? DEFAULT_RETENTION_MS;
+}
+
+const noGuards: NamespaceGuards = Object.freeze({ codecRequiredTaskQueues: [], refusedSearchAttributes: [] });
+
+/** The guards of `namespace` (none unless the registry sets some). */
+export function guardsFor(config: HistoryConfig, namespace: string): NamespaceGuards {
+  return config.namespaceGuards?.[namespace] ?? noGuards;
 }

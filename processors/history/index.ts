@@ -9,7 +9,7 @@
  */
 export { applyCommand } from './apply-command.js';
 export { requestedRunIdOf, type InputFacts } from './run-id-reuse.js';
-export { DEFAULT_RETENTION_MS, defaultHistoryConfig, defaultHistoryLimits, limitsFor, retentionFor, type HistoryConfig, type HistoryLimits } from './config.js';
+export { DEFAULT_RETENTION_MS, defaultHistoryConfig, defaultHistoryLimits, guardsFor, limitsFor, retentionFor, type HistoryConfig, type HistoryLimits, type NamespaceGuards } from './config.js';
 export { retentionTimersOf } from './retention.js';
 export { applyTimer, timersOf } from './timers.js';
 export { TimerKind, type TimerRef } from './timer-ref.js';

@@ -17,6 +17,8 @@ import { deliverSignal, seenRequestId, type SignalInput } from './client-request
 import { finishWithinLimits } from './history-limits.js';
 import { withCronBackoff } from './cron-runs.js';
 import { oversizedInputRejection } from './payload-limits.js';
+import { plaintextInputRejection } from './codec-required.js';
+import { searchAttributeRejection } from './search-attribute-guard.js';
 import { RejectionCode, type Rejection, type Transition } from './transition.js';
 import { visibilityRowOf } from './visibility.js';
 
@@ -101,7 +103,10 @@ function onClosedRun(current: MutableStateSnapshot, command: StartCommand, start
 export function applyStart(current: MutableStateSnapshot | null, command: StartCommand, now: number, config: HistoryConfig): Transition {
   const body = command.body as CommandBodyOf<'StartWorkflowExecution'> | CommandBodyOf<'SignalWithStartWorkflowExecution'>;
   const requested: StartWorkflowExecutionRequest = body.type === 'StartWorkflowExecution' ? body : body.start;
-  const problem = startProblem(command, requested) ?? signalNameRejection(body) ?? oversizedInputRejection(config, command.namespace, `${body.type} of ${command.workflowId}`, body);
+  const what = `${body.type} of ${command.workflowId}`;
+  const problem = startProblem(command, requested) ?? signalNameRejection(body) ?? oversizedInputRejection(config, command.namespace, what, body)
+    ?? plaintextInputRejection(config, command.namespace, [requested.taskQueue], what, body)
+    ?? searchAttributeRejection(config, command.namespace, what, requested.searchAttributes);
   if (problem) return rejectionOnly(command.replyTo, current?.executionInfo.runId ?? null, problem);
   const start = withCronBackoff(requested, now);
   if (current === null) {

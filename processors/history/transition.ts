@@ -49,6 +49,10 @@ export const RejectionCode = {
   NotSupportedYet: 'NotSupportedYet',
   /** A field has a value the engine cannot accept. */
   InvalidArgument: 'InvalidArgument',
+  /** A plaintext payload for a task queue whose namespace requires the payload codec (`codec-required.ts`). */
+  PlaintextPayloadRefused: 'PlaintextPayloadRefused',
+  /** A search attribute the namespace refuses (`search-attribute-guard.ts`). */
+  SearchAttributeRefused: 'SearchAttributeRefused',
   /** A reset carries the run's history as of an earlier event than the run's last: re-read it and retry. */
   ResetBaseChanged: 'ResetBaseChanged',
   /** A command type this machine does not know (a newer schema than the engine). */

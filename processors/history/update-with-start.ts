@@ -16,6 +16,7 @@ import type { HistoryConfig } from './config.js';
 import { openContext, rejectionOnly } from './context.js';
 import { finishWithinLimits } from './history-limits.js';
 import { oversizedInputRejection } from './payload-limits.js';
+import { plaintextInputRejection } from './codec-required.js';
 import { applyStart, type StartCommand } from './start.js';
 import { RejectionCode, type Transition } from './transition.js';
 import { updateMessagesOf, updateWorkflow } from './updates.js';
@@ -56,7 +57,8 @@ export function applyUpdateWithStart(current: MutableStateSnapshot | null, comma
   const invalid = firstProblem(() => identifierProblem(update.request.updateId, 'updateId'), () => identifierProblem(update.request.name, 'update name'));
   if (invalid) return rejectionOnly(command.replyTo, runId, { code: RejectionCode.InvalidArgument, message: invalid });
   // Checked before the start, so an update the run could never take does not start a run either.
-  const tooLarge = oversizedInputRejection(config, command.namespace, `update ${update.request.updateId} of update-with-start`, update.request.args);
+  const what = `update ${update.request.updateId} of update-with-start`;
+  const tooLarge = oversizedInputRejection(config, command.namespace, what, update.request.args) ?? plaintextInputRejection(config, command.namespace, [body.taskQueue], what, update.request.args);
   if (tooLarge) return rejectionOnly(command.replyTo, runId, tooLarge);
   if (body.workflowIdConflictPolicy !== 'UseExisting') {
     const message = `update-with-start needs workflowIdConflictPolicy UseExisting, got ${body.workflowIdConflictPolicy}`;

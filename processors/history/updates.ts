@@ -40,6 +40,7 @@ import {
 } from './update-registry.js';
 import { awaitingStartDelay, dispatchWorkflowTask, scheduleWorkflowTask, workflowTaskInFlight } from './workflow-task-schedule.js';
 import { refuseOversizedInput } from './payload-limits.js';
+import { refusePlaintextInput } from './codec-required.js';
 
 /** Failure code of the reply to an update the workflow's validator rejected. */
 export const UPDATE_REJECTED = 'UpdateRejected';
@@ -175,7 +176,8 @@ export function updateWorkflow(ctx: Ctx, body: CommandBodyOf<'UpdateWorkflowExec
     reject(ctx, UPDATE_NOT_FOUND, `update ${request.updateId} not found in run ${state.executionInfo.runId} (it was never sent, or its validator rejected it)`);
     return;
   }
-  if (refuseOversizedInput(ctx, `update ${request.updateId}`, request.args) || refuseOverLimits(ctx, request.updateId)) return;
+  const what = `update ${request.updateId}`;
+  if (refuseOversizedInput(ctx, what, request.args) || refusePlaintextInput(ctx, what, request.args) || refuseOverLimits(ctx, request.updateId)) return;
   state.pendingUpdates.push({ request, admittedTime: ctx.now, acceptedEventId: null, waitForStage, replyTo: ctx.command?.replyTo ?? null });
   requestTaskForUpdates(ctx);
 }

@@ -17,6 +17,8 @@ import { warnIfHistoryLarge } from './history-limits.js';
 import { RejectionCode } from './transition.js';
 import { applyWorkflowCommands } from './workflow-commands.js';
 import { failTaskAndTerminate, oversizedCommandPayload } from './payload-limits.js';
+import { plaintextCommandProblem } from './codec-required.js';
+import { refusedSearchAttributeProblem } from './search-attribute-guard.js';
 import { endAttempt, pendingAttempt, writeAttemptStart } from './workflow-task-attempts.js';
 import { scheduleWorkflowTask } from './workflow-task-schedule.js';
 import { completeQuietly, completesQuietly, requestTaskForUpdates } from './updates.js';
@@ -29,7 +31,8 @@ export function workflowTaskCompleted(ctx: Ctx, body: CommandBodyOf<'WorkflowTas
   const state = ctx.state;
   const oversized = oversizedCommandPayload(ctx, body.commands);
   if (oversized) return failTaskAndTerminate(ctx, task, oversized, body.identity);
-  const problem = validateCommands(ctx, body.commands);
+  // A namespace guard fails the task like an invalid command: a fixed worker or workflow gets the run going again.
+  const problem = validateCommands(ctx, body.commands) ?? plaintextCommandProblem(ctx, body.commands) ?? refusedSearchAttributeProblem(ctx, body.commands);
   if (problem) {
     const failure = engineFailure(problem.code, problem.message);
     endAttempt(ctx, task, { kind: 'Failed', cause: problem.cause, failure, identity: body.identity }, task.attempt + 1);

@@ -46,4 +46,31 @@ describe('namespace model', () => {
     const engineLimits = Object.keys(defaultHistoryConfig.limits).sort();
     assert.deepEqual(Object.keys(blankNamespace('ns', 0).historyLimits).sort(), engineLimits, 'a namespace can set exactly the limits the engine has');
   });
+
+  it('sets the payload guards as whole lists (duplicates dropped, [] clears) and hands them to the history config', () => {
+    const ns = applyNamespaceChanges(blankNamespace('ns', 0), { codecRequiredTaskQueues: ['orders', 'team/vault', 'orders'], refusedSearchAttributes: ['Email'] }, 0);
+    assert.deepEqual([ns.codecRequiredTaskQueues, ns.refusedSearchAttributes], [['orders', 'team/vault'], ['Email']]);
+    const cleared = applyNamespaceChanges(ns, { codecRequiredTaskQueues: [] }, 1);
+    assert.deepEqual([cleared.codecRequiredTaskQueues, cleared.refusedSearchAttributes], [[], ['Email']], 'an absent list is kept');
+    assert.deepEqual(historyConfigWith(defaultHistoryConfig, [ns]).namespaceGuards?.['ns'], { codecRequiredTaskQueues: ['orders', 'team/vault'], refusedSearchAttributes: ['Email'] });
+    assert.deepEqual(applyNamespaceChanges(blankNamespace('ns', 0), { codecRequiredTaskQueues: ['*'] }, 0).codecRequiredTaskQueues, ['*']);
+  });
+
+  it('refuses a guard list that is not an array of valid names, or too long, naming the field and the entry', () => {
+    const ns = blankNamespace('ns', 0);
+    const refused: Array<[Parameters<typeof applyNamespaceChanges>[1], RegExp]> = [
+      [{ codecRequiredTaskQueues: 'orders' as unknown as string[] }, /^'codecRequiredTaskQueues' must be an array of names, got string/],
+      [{ refusedSearchAttributes: null as unknown as string[] }, /^'refusedSearchAttributes' must be an array of names, got null/],
+      [{ codecRequiredTaskQueues: ['orders', 7 as unknown as string] }, /^'codecRequiredTaskQueues'\[1\] \(a task queue, or '\*' for every queue\) must be a non-empty string/],
+      [{ codecRequiredTaskQueues: ['a.b'] }, /'codecRequiredTaskQueues'\[0\].* may contain only letters, digits/],
+      [{ codecRequiredTaskQueues: ['q'.repeat(129)] }, /at most 128 are allowed/],
+      [{ refusedSearchAttributes: [''] }, /^'refusedSearchAttributes'\[0\] \(a search attribute name\) must be a non-empty string/],
+      [{ refusedSearchAttributes: ['bad\u0000name'] }, /control character U\+0000/],
+      [{ refusedSearchAttributes: Array.from({ length: 101 }, (_, i) => `A${i}`) }, /^'refusedSearchAttributes' has 101 entries; at most 100 are allowed/],
+      [{ codecRequiredTaskQueues: Array.from({ length: 1_000_000 }, () => 'q') }, /has 1000000 entries/],
+    ];
+    for (const [changes, message] of refused) {
+      assert.throws(() => applyNamespaceChanges(ns, changes, 0), (e: unknown) => e instanceof InvalidNamespaceError && message.test(e.message), String(message));
+    }
+  });
 });

@@ -7,7 +7,8 @@
 import { LogbookError } from '../../topics/errors.js';
 import { namespaceHistoryLimitNames, type Namespace, type NamespaceHistoryLimits, type NamespaceState } from '../../topics/schemas/namespace/index.js';
 import { namespaceProblem, taskQueueProblem } from '../../topics/validation/index.js';
-import { DEFAULT_RETENTION_MS, type HistoryConfig, type HistoryLimits } from '../history/index.js';
+import { DEFAULT_RETENTION_MS, type HistoryConfig, type HistoryLimits, type NamespaceGuards } from '../history/index.js';
+import { distinctNames, guardListProblem, type GuardListName } from './namespace-guard-rules.js';
 
 /** The namespace that always exists, registered or not (Temporal's `default`). */
 export const DEFAULT_NAMESPACE = 'default';
@@ -33,6 +34,10 @@ export interface NamespaceChanges {
   readonly apiCallsPerSecond?: number | null;
   /** Per task queue; `null` removes the queue's rate. */
   readonly taskQueueActivitiesPerSecond?: Readonly<Record<string, number | null>>;
+  /** Replaces the list of task queues whose payloads must be encrypted (`[]` clears it; `'*'`: every queue). */
+  readonly codecRequiredTaskQueues?: readonly string[];
+  /** Replaces the list of refused search attribute names (`[]` clears it). */
+  readonly refusedSearchAttributes?: readonly string[];
 }
 
 const noHistoryLimits = (): NamespaceHistoryLimits =>
@@ -52,6 +57,8 @@ export function blankNamespace(name: string, now: number): Namespace {
     taskQueueActivitiesPerSecond: {},
     registerTime: now,
     updateTime: now,
+    codecRequiredTaskQueues: [],
+    refusedSearchAttributes: [],
   };
 }
 
@@ -111,6 +118,13 @@ export function applyNamespaceChanges(current: Namespace, changes: NamespaceChan
     if (perSecond === null) delete next.taskQueueActivitiesPerSecond[queue];
     else next.taskQueueActivitiesPerSecond[queue] = perSecond;
   }
+  for (const list of ['codecRequiredTaskQueues', 'refusedSearchAttributes'] as const satisfies readonly GuardListName[]) {
+    const names = changes[list];
+    if (names === undefined) continue;
+    const problem = guardListProblem(list, names);
+    if (problem) throw new InvalidNamespaceError(problem);
+    next[list] = distinctNames(names);
+  }
   return next;
 }
 
@@ -121,14 +135,16 @@ export function historyLimitsOf(namespace: Namespace): Partial<HistoryLimits> {
 
 /**
  * The history settings with the registry's namespaces over `base`: each namespace's history
- * limits over the limits `base` gives it, and its retention.
+ * limits over the limits `base` gives it, its retention, and its payload guards.
  */
 export function historyConfigWith(base: HistoryConfig, namespaces: Iterable<Namespace>): HistoryConfig {
   const namespaceLimits: Record<string, Partial<HistoryLimits>> = { ...base.namespaceLimits };
   const namespaceRetentionMs: Record<string, number> = { ...base.namespaceRetentionMs };
+  const namespaceGuards: Record<string, NamespaceGuards> = { ...base.namespaceGuards };
   for (const ns of namespaces) {
     namespaceLimits[ns.name] = { ...namespaceLimits[ns.name], ...historyLimitsOf(ns) };
     namespaceRetentionMs[ns.name] = ns.retentionMs;
+    namespaceGuards[ns.name] = { codecRequiredTaskQueues: ns.codecRequiredTaskQueues, refusedSearchAttributes: ns.refusedSearchAttributes };
   }
-  return { ...base, namespaceLimits, namespaceRetentionMs };
+  return { ...base, namespaceLimits, namespaceRetentionMs, namespaceGuards };
 }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import type { RecordCodec } from '../serde/record-codec.js';
-import { recordCodecs, visibilityRowCodec } from '../serde/record-codecs.js';
+import { namespaceCodec, recordCodecs, visibilityRowCodec } from '../serde/record-codecs.js';
 import { SingleObjectSerde } from '../serde/single-object-serde.js';
 import { frameSingleObject, readSingleObject } from '../serde/wire-format.js';
 import { CommandType, type Command } from './command/index.js';
@@ -77,6 +77,15 @@ describe('schema evolution', () => {
       const { bin, expected } = load(file);
       const decoded = serde.decodeSync(visibilityRowCodec, bin);
       assert.deepStrictEqual(decoded, { ...(expected as object), historySizeBytes: 0 });
+    }
+  });
+
+  it('reads a Namespace written by v1 or v2 with the v3 reader, with no codec-required task queue and no refused search attribute', () => {
+    const older = listFixtureFiles('Namespace').filter((f) => f.version < 3);
+    assert.deepEqual([...new Set(older.map((f) => f.version))].sort(), [1, 2]);
+    for (const file of older) {
+      const decoded = serde.decodeSync(namespaceCodec, load(file).bin);
+      assert.deepStrictEqual([decoded.codecRequiredTaskQueues, decoded.refusedSearchAttributes], [[], []], file.caseName);
     }
   });
 });

@@ -29,6 +29,7 @@ import { mutableStateSnapshotV2Cases } from './mutable-state-snapshot/v2-fixture
 import { mutableStateSnapshotV3Cases } from './mutable-state-snapshot/v3-fixture-cases.js';
 import { namespaceCases } from './namespace/v1-fixture-cases.js';
 import { namespaceV2Cases } from './namespace/v2-fixture-cases.js';
+import { namespaceV3Cases } from './namespace/v3-fixture-cases.js';
 import { mutableStateSnapshotV4Cases } from './mutable-state-snapshot/v4-fixture-cases.js';
 import { mutableStateSnapshotV5Cases } from './mutable-state-snapshot/v5-fixture-cases.js';
 import { queryTaskCases } from './query-task/v1-fixture-cases.js';
@@ -60,6 +61,7 @@ const plan: readonly [RecordName, number, readonly FixtureCase<unknown>[]][] = [
   ['QueryTask', 1, queryTaskCases],
   ['Namespace', 1, namespaceCases],
   ['Namespace', 2, namespaceV2Cases],
+  ['Namespace', 3, namespaceV3Cases],
   ['AuditRecord', 1, auditRecordCases],
 ];
 
