@@ -7,7 +7,7 @@ import type { Engine } from './engine.js';
 import { HttpError } from './http-errors.js';
 import { NamespaceGuard } from './namespace-guard.js';
 
-const CHANGE_FIELDS = ['description', 'ownerEmail', 'state', 'retention', 'historyLimits', 'startsPerSecond', 'apiCallsPerSecond', 'taskQueueActivitiesPerSecond'];
+const CHANGE_FIELDS = ['description', 'ownerEmail', 'state', 'retention', 'historyLimits', 'startsPerSecond', 'apiCallsPerSecond', 'taskQueueActivitiesPerSecond', 'codecRequiredTaskQueues', 'refusedSearchAttributes'];
 
 /**
  * The namespace API (register, describe, update, list) and the guard in front of every
@@ -94,7 +94,7 @@ function changesOf(body: Record<string, unknown>): NamespaceChanges {
   const historyLimits = objectField(body, 'historyLimits');
   const taskQueueActivitiesPerSecond = objectField(body, 'taskQueueActivitiesPerSecond');
   return {
-    ...pick(body, ['description', 'ownerEmail', 'state', 'startsPerSecond', 'apiCallsPerSecond']),
+    ...pick(body, ['description', 'ownerEmail', 'state', 'startsPerSecond', 'apiCallsPerSecond', 'codecRequiredTaskQueues', 'refusedSearchAttributes']),
     ...(retentionMs === undefined ? {} : { retentionMs }),
     ...(historyLimits ? { historyLimits } : {}),
     ...(taskQueueActivitiesPerSecond ? { taskQueueActivitiesPerSecond } : {}),

@@ -15,6 +15,12 @@ const LIST_COLUMNS: readonly Column<NamespaceDescription>[] = [
   { heading: 'Description', value: (n) => n.description },
 ];
 
+/** A guard list option as a setting: its names, `[]` for its `--no-` form, nothing when absent. */
+function guardList(key: 'codecRequiredTaskQueues' | 'refusedSearchAttributes', value: unknown): NamespaceSettings {
+  if (value === undefined || value === true) return {};
+  return { [key]: value === false ? [] : (value as string[]) };
+}
+
 /** `namespace` and its subcommands (the namespace is the argument; `--namespace` is not used). */
 export function namespaceCommand(action: Action): Command {
   const namespace = new Command('namespace').description('register and manage namespaces');
@@ -28,12 +34,18 @@ export function namespaceCommand(action: Action): Command {
       .option('--description <text>', 'what it is for')
       .option('--owner-email <address>', 'who owns it')
       .option('--retention <duration>', 'how long closed runs are kept, e.g. 72h')
-      .addOption(new Option('--state <state>', 'Deprecated refuses new starts').choices(['Registered', 'Deprecated']));
+      .addOption(new Option('--state <state>', 'Deprecated refuses new starts').choices(['Registered', 'Deprecated']))
+      .option('--codec-required-task-queue <queue...>', "task queues whose payloads must be encrypted ('*': every queue); replaces the list")
+      .option('--no-codec-required-task-queue', 'clears the codec-required task queues')
+      .option('--refused-search-attribute <name...>', 'search attribute names refused (keep personal data out of them); replaces the list')
+      .option('--no-refused-search-attribute', 'clears the refused search attributes');
   const settingsOf = (o: Record<string, unknown>): NamespaceSettings => ({
     ...(o.description !== undefined ? { description: o.description as string } : {}),
     ...(o.ownerEmail !== undefined ? { ownerEmail: o.ownerEmail as string } : {}),
     ...(o.retention !== undefined ? { retention: o.retention as string } : {}),
     ...(o.state !== undefined ? { state: o.state as NamespaceSettings['state'] } : {}),
+    ...guardList('codecRequiredTaskQueues', o.codecRequiredTaskQueue),
+    ...guardList('refusedSearchAttributes', o.refusedSearchAttribute),
   });
 
   add(settings(new Command('register').description('register a namespace').argument('<name>'))).action(action(async (c, o, name) => {

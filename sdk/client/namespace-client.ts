@@ -14,6 +14,10 @@ export interface NamespaceDescription {
   readonly startsPerSecond: number | null;
   readonly apiCallsPerSecond: number | null;
   readonly taskQueueActivitiesPerSecond: Readonly<Record<string, number>>;
+  /** Task queues whose payloads the engine accepts only encrypted (`binary/encrypted`); `'*'`: every queue. */
+  readonly codecRequiredTaskQueues: readonly string[];
+  /** Search attribute names the engine refuses in starts and upserts (compared without regard to case). */
+  readonly refusedSearchAttributes: readonly string[];
   /** RFC 3339. */
   readonly registerTime: string;
   readonly updateTime: string;
@@ -30,6 +34,13 @@ export interface NamespaceSettings {
   readonly startsPerSecond?: number | null;
   readonly apiCallsPerSecond?: number | null;
   readonly taskQueueActivitiesPerSecond?: Readonly<Record<string, number | null>>;
+  /**
+   * Task queues whose payloads must be encrypted by a payload codec: plaintext ones are refused
+   * (`PlaintextPayloadRefused`). Exact names or `'*'`; replaces the list, `[]` clears it.
+   */
+  readonly codecRequiredTaskQueues?: readonly string[];
+  /** Search attribute names refused (`SearchAttributeRefused`): where personal data must not go. Replaces the list, `[]` clears it. */
+  readonly refusedSearchAttributes?: readonly string[];
 }
 
 /**
@@ -41,6 +52,7 @@ export interface NamespaceSettings {
  * @example
  * const namespaces = new NamespaceClient({ address: 'http://127.0.0.1:8233' });
  * await namespaces.register('billing', { retention: '7d', startsPerSecond: 50 });
+ * await namespaces.update('billing', { codecRequiredTaskQueues: ['payments'], refusedSearchAttributes: ['CustomerEmail'] });
  */
 export class NamespaceClient {
   private readonly base: string;
