@@ -11,6 +11,9 @@ import type { Engine } from './engine.js';
 import { ShardUnavailableError } from './engine.js';
 import { errorHandler, HttpError, optionalArray, requireString } from './http-errors.js';
 import { jsonBody } from './json-body.js';
+import { auditTrail } from './audit/audit-trail.js';
+import { AuditWriter } from './audit/audit-writer.js';
+import { auditRoutes } from './audit/audit-routes.js';
 import { toJsonView } from './json-views.js';
 import { namespaceRoutes } from './namespace-routes.js';
 import { ingressRoutes } from './ingress-routes.js';
@@ -56,6 +59,8 @@ const API = '/api/v1/namespaces/:namespace/workflows';
 export function createHttpApp(options: HttpAppOptions): Express {
   const { engine } = options;
   const app = express();
+  // First, so calls refused by any later middleware (a malformed body, a missing token) are audited too.
+  app.use(auditTrail(new AuditWriter({ log: engine.log, catalog: engine.catalog, serde: engine.serde, metrics: options.metrics }), options.selfEndpoint));
   app.use(jsonBody());
 
   app.use(uiRoutes());
@@ -200,6 +205,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
   app.use(asyncCompletionRoutes(engine, options.selfEndpoint));
   app.use(scheduleRoutes(engine));
   app.use(ingressRoutes(engine));
+  app.use(auditRoutes(engine));
   app.use((req, _res, next) => next(new HttpError(404, 'NOT_FOUND', `no route for ${req.method} ${req.path}`)));
   app.use(async (error: unknown, req: Request, res: Response, next: NextFunction) => errorHandler(await whileShardUnserved(engine, error), req, res, next));
   return app;

@@ -6,7 +6,7 @@
  * It never holds a request's or response's body: inputs, signal arguments, results and search
  * attributes may carry personal data, and the audit topic is kept far longer than any history
  * (crypto-shredding a subject could not reach a copy here). Only identifiers (namespace, workflow
- * id, run id, request id) and the error code of a refusal are recorded.
+ * id, run id, schedule or mapping name, request id) and the error code of a refusal are recorded.
  * @module
  */
 import { field, optional, record, timestampMillis } from '../avro-schema.js';
@@ -32,6 +32,8 @@ export interface AuditRecord {
   namespace: string;
   workflowId: string | null;
   runId: string | null;
+  /** The schedule id or ingress mapping name a call about one of those names. */
+  resourceId: string | null;
   /** The HTTP status the caller got. */
   statusCode: number;
   /** The error code of a refused or failed call (the answer's `code`); null when it succeeded. */
@@ -57,6 +59,7 @@ export const auditRecordSchemaV1 = defineSchema(
       field('namespace', 'string'),
       optional('workflowId', 'string'),
       optional('runId', 'string'),
+      optional('resourceId', 'string'),
       field('statusCode', 'int'),
       optional('errorCode', 'string'),
       optional('remoteAddress', 'string'),
