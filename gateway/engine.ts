@@ -5,7 +5,8 @@ import { LogbookError } from '../topics/errors.js';
 import type { Log } from '../topics/log/log.js';
 import { checkLogLocation, openLog, type LogLocation } from '../topics/log/open-log.js';
 import { defaultClientId } from '../topics/log/client-id.js';
-import { defaultDataConverter, type DataConverter } from '../topics/payload/index.js';
+import type { DataConverter } from '../topics/payload/index.js';
+import { gatewayDataConverter } from './gateway-data-converter.js';
 import type { HistoryEvent } from '../topics/schemas/history-event/index.js';
 import type { MutableStateSnapshot } from '../topics/schemas/mutable-state-snapshot/index.js';
 import type { VisibilityRow } from '../topics/schemas/visibility-row/index.js';
@@ -144,7 +145,7 @@ export class Engine {
   /** Opens the log, creates or verifies the topics, joins the history group and the replies topic. */
   static async start(options: EngineOptions): Promise<Engine> {
     const serde = options.serde ?? new SingleObjectSerde();
-    const dataConverter = options.dataConverter ?? defaultDataConverter;
+    const dataConverter = options.dataConverter ?? gatewayDataConverter;
     await mkdir(options.dataDirectory, { recursive: true });
     await checkLogLocation(options.log);
     const opened = await openLog(options.log.kind === 'kafka' ? { ...options.log, clientId: options.log.clientId ?? defaultClientId('engine') } : options.log);

@@ -1,8 +1,10 @@
-import type { DataConverter, Payload } from '../topics/payload/index.js';
+import { isPayload, toPayloadEnvelope, type DataConverter, type Payload } from '../topics/payload/index.js';
 
 /**
  * JSON views of engine records for the HTTP API: payloads are decoded with the data converter when
- * possible (so a person reads `{"orderId": 7}`, not bytes), other bytes become base64.
+ * possible (so a person reads `{"orderId": 7}`, not bytes), other bytes become base64. A payload
+ * the converter cannot read (an encrypted one) is shown whole as `{ "$payload": {metadata, data} }`
+ * (base64), so a codec endpoint can decode it and the gateway never needs the key.
  */
 export function toJsonView(value: unknown, converter: DataConverter): unknown {
   if (Buffer.isBuffer(value)) return value.toString('base64');
@@ -14,16 +16,10 @@ export function toJsonView(value: unknown, converter: DataConverter): unknown {
   return value;
 }
 
-function isPayload(value: object): value is Payload {
-  const v = value as Partial<Payload>;
-  return Buffer.isBuffer(v.data) && v.metadata !== null && typeof v.metadata === 'object' && Object.keys(value).length === 2;
-}
-
 function decodePayload(payload: Payload, converter: DataConverter): unknown {
   try {
     return converter.fromPayload(payload);
   } catch {
-    // Encrypted or binary payloads stay opaque.
-    return { encoding: payload.metadata.encoding?.toString() ?? null, base64: payload.data.toString('base64') };
+    return toPayloadEnvelope(payload);
   }
 }

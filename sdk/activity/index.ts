@@ -67,3 +67,4 @@ export const log: Logger = {
   warn: (message, meta) => currentLogger().warn(message, meta),
   error: (message, meta) => currentLogger().error(message, meta),
 };
+export { withSubject } from '../../topics/payload/subject-marker.js';

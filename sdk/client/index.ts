@@ -33,3 +33,5 @@ export { WorkflowContinuedAsNewError, WorkflowFailedError, WorkflowNotFoundError
 export { WorkflowUpdateFailedError, type WorkflowUpdateHandle } from './workflow-updates.js';
 export { WorkflowClientError as ServiceError } from './gateway-call.js';
 export * from '../common/index.js';
+export { withSubject } from '../../topics/payload/subject-marker.js';
+export type { DataConverterOption, DataConverterOptions } from '../common/data-converter-option.js';

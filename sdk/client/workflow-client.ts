@@ -4,7 +4,9 @@ import { assertValid, namespaceProblem, optionalIdentifierProblem } from '../../
 import { gatewayCall, WorkflowClientError } from './gateway-call.js';
 import { checkIdentifier, checkStartTarget, optionalDurationOption, waitOption } from './option-rules.js';
 import type { WorkflowRetryOptions } from './workflow-retry-policy.js';
-import { executeUpdateWithStart, startUpdateWithStart, workflowUpdateMethods, type UpdateReference, type UpdateWithStartOptions, type WorkflowUpdateMethods } from './workflow-updates.js';
+import { executeUpdateWithStart, startUpdateWithStart, workflowUpdateMethods, type UpdateExchange, type UpdateReference, type UpdateWithStartOptions, type WorkflowUpdateMethods } from './workflow-updates.js';
+import { exchangeJson } from './gateway-call.js';
+import type { ClientPayloads } from './client-payloads.js';
 
 export { WorkflowUpdateFailedError, type UpdateReference, type WorkflowUpdateHandle } from './workflow-updates.js';
 
@@ -133,15 +135,17 @@ export class WorkflowClient {
   private readonly queryTimeout: string | number | undefined;
   private readonly namespace: string;
   private readonly longPollMs: number;
+  private readonly payloads: ClientPayloads | undefined;
 
   /**
    * `queryTimeout` (ms or `'5s'`, at most 1 h): how long a query waits for a worker; default the
    * gateway's, 10 s. `longPollMs`: the longest one HTTP call of `result()` waits, default 4 min
    * (Node's fetch gives up on an answer whose headers take 5 min); a longer timeout is waited for
-   * in several calls.
+   * in several calls. `payloads`: the client's payload codecs (values sent encoded, answers decoded).
    * @throws InvalidArgumentError for a namespace that cannot be one or a query timeout that is not a wait
    */
-  constructor(options: { address?: string; namespace?: string; queryTimeout?: string | number; longPollMs?: number } = {}) {
+  constructor(options: { address?: string; namespace?: string; queryTimeout?: string | number; longPollMs?: number; payloads?: ClientPayloads } = {}) {
+    this.payloads = options.payloads;
     assertValid(namespaceProblem(options.namespace ?? 'default'));
     if (options.queryTimeout !== undefined) waitOption(options.queryTimeout, 'queryTimeout');
     this.longPollMs = options.longPollMs === undefined ? DEFAULT_LONG_POLL_MS : waitOption(options.longPollMs, 'longPollMs');
@@ -211,13 +215,13 @@ export class WorkflowClient {
   /** Starts the workflow unless a run is open and delivers the update to the run in one command; resolves with the update's result. */
   async executeUpdateWithStart<R = unknown>(update: string | UpdateReference<R, never[]>, options: UpdateWithStartOptions): Promise<R> {
     this.checkStart(options.workflowType, options);
-    return executeUpdateWithStart<R>(this.base, update, options);
+    return executeUpdateWithStart<R>(this.base, update, options, this.updateExchange);
   }
 
   /** As {@link executeUpdateWithStart}, but resolves once the workflow accepted the update: its id and the run it went to. */
   async startUpdateWithStart(update: string | UpdateReference<unknown, never[]>, options: UpdateWithStartOptions): Promise<{ updateId: string; runId: string | undefined }> {
     this.checkStart(options.workflowType, options);
-    return startUpdateWithStart(this.base, update, options);
+    return startUpdateWithStart(this.base, update, options, this.updateExchange);
   }
 
   /**
@@ -233,7 +237,7 @@ export class WorkflowClient {
     return {
       workflowId,
       runId,
-      ...workflowUpdateMethods(`${this.base}${path}`, workflowId, runId),
+      ...workflowUpdateMethods(`${this.base}${path}`, workflowId, runId, this.updateExchange),
       signal: async (name, ...args) => {
         checkIdentifier(name, 'signalName');
         await this.call('POST', `${path}/signals/${encodeURIComponent(name)}`, { ...run, args });
@@ -260,7 +264,8 @@ export class WorkflowClient {
   async fetchRawHistory(workflowId: string, runId: string | undefined): Promise<HistoryEvent[]> {
     checkIdentifier(workflowId, 'workflowId');
     const exported = await this.call<{ events: unknown[] }>('GET', `/${encodeURIComponent(workflowId)}/history?raw=1${runId ? `&runId=${encodeURIComponent(runId)}` : ''}`);
-    return historyFromExport(exported);
+    const events = historyFromExport(exported);
+    return this.payloads ? this.payloads.decodeRecords(events) : events;
   }
 
   /**
@@ -284,7 +289,17 @@ export class WorkflowClient {
     for (const field of ['workflowExecutionTimeout', 'workflowRunTimeout', 'workflowTaskTimeout'] as const) optionalDurationOption(options[field], field);
   }
 
-  private call<T>(method: string, path: string, body?: unknown, base = this.base): Promise<T> {
-    return gatewayCall<T>(method, `${base}${path}`, body);
+  private async call<T>(method: string, path: string, body?: unknown, base = this.base): Promise<T> {
+    const payloads = this.payloads;
+    if (!payloads) return gatewayCall<T>(method, `${base}${path}`, body);
+    return payloads.decodeView(await gatewayCall<T>(method, `${base}${path}`, await payloads.encodeBody(body)));
   }
+
+  /** The update API's calls, through the payload codecs when the client has some. */
+  private readonly updateExchange: UpdateExchange = async (method, url, body) => {
+    const payloads = this.payloads;
+    if (!payloads) return exchangeJson(method, url, body);
+    const answer = await exchangeJson<{ result?: unknown }>(method, url, await payloads.encodeBody(body));
+    return { ...answer, json: await payloads.decodeView(answer.json) };
+  };
 }

@@ -61,12 +61,16 @@ export interface WorkflowUpdateMethods {
   getUpdateHandle<R = unknown>(updateId: string): WorkflowUpdateHandle<R>;
 }
 
-interface Answer {
+/** The status and body of one call of the update API. */
+export interface Answer {
   status: number;
   json: { code?: string; message?: string; runId?: string; result?: unknown; failure?: { code: string; message: string }; stage?: string; waitElapsed?: boolean };
 }
 
-const exchange = (method: 'GET' | 'POST', url: string, body?: unknown): Promise<Answer> => exchangeJson<Answer['json']>(method, url, body);
+/** One call of the update API; a client with payload codecs passes one that encodes the body and decodes the answer. */
+export type UpdateExchange = (method: 'GET' | 'POST', url: string, body?: unknown) => Promise<Answer>;
+
+const plainExchange: UpdateExchange = (method, url, body) => exchangeJson<Answer['json']>(method, url, body);
 
 /** The answer's result, or the error it stands for. */
 function outcome<R>(answer: Answer): R {
@@ -89,7 +93,7 @@ function checkUpdateCall(update: string | UpdateReference<unknown, never[]>, opt
 }
 
 /** The update methods of the handle on `workflowUrl` (`…/workflows/{id}`), optionally pinned to a run. */
-export function workflowUpdateMethods(workflowUrl: string, workflowId: string, runId: string | undefined): WorkflowUpdateMethods {
+export function workflowUpdateMethods(workflowUrl: string, workflowId: string, runId: string | undefined, exchange: UpdateExchange = plainExchange): WorkflowUpdateMethods {
   const run = runId ? { runId } : {};
   const send = (update: string | UpdateReference<unknown, never[]>, options: UpdateOptions, waitForStage: string) => {
     checkUpdateCall(update, options);
@@ -128,7 +132,7 @@ export interface UpdateWithStartOptions<Args extends unknown[] = unknown[]> exte
  * Starts the workflow unless a run of it is open, and delivers the update to the run, atomically
  * (one command); resolves with the update's result (Temporal's `executeUpdateWithStart`).
  */
-export async function executeUpdateWithStart<R>(workflowsUrl: string, update: string | UpdateReference<R, never[]>, options: UpdateWithStartOptions): Promise<R> {
+export async function executeUpdateWithStart<R>(workflowsUrl: string, update: string | UpdateReference<R, never[]>, options: UpdateWithStartOptions, exchange: UpdateExchange = plainExchange): Promise<R> {
   checkUpdateCall(update, options);
   const { updateArgs, updateId, workflowId, ...start } = options;
   const body = { ...start, updateArgs: updateArgs ?? [], updateId: updateId ?? randomUUID(), waitForStage: 'COMPLETED' };
@@ -139,7 +143,7 @@ export async function executeUpdateWithStart<R>(workflowsUrl: string, update: st
  * As {@link executeUpdateWithStart}, but resolves once the workflow accepted the update (Temporal's
  * `startUpdateWithStart`), with the update's id and the run it went to.
  */
-export async function startUpdateWithStart(workflowsUrl: string, update: string | UpdateReference<unknown, never[]>, options: UpdateWithStartOptions): Promise<{ updateId: string; runId: string | undefined }> {
+export async function startUpdateWithStart(workflowsUrl: string, update: string | UpdateReference<unknown, never[]>, options: UpdateWithStartOptions, exchange: UpdateExchange = plainExchange): Promise<{ updateId: string; runId: string | undefined }> {
   checkUpdateCall(update, options);
   const { updateArgs, updateId: given, workflowId, ...start } = options;
   const updateId = given ?? randomUUID();

@@ -21,6 +21,7 @@ import { isPermanentWriteError } from './write-retry.js';
 import { CommandWriter, toFailure, type RunRef, type WorkerConnection } from './worker-connection.js';
 import { answerSignals, type AnswerSignals } from './answer-signals.js';
 import type { CommandBody, TaskAttemptRef } from '../../topics/schemas/command/index.js';
+import type { WorkerPayloads } from './worker-payloads.js';
 
 /** An activity implementation: any async function of JSON-serialisable arguments. */
 export type ActivityFunction = (...args: never[]) => Promise<unknown>;
@@ -42,6 +43,8 @@ export interface ActivityWorkerOptions {
   readonly maxActivitiesPerSecond?: number;
   /** How long a first delivery runs before it is claimed, ms; default {@link CLAIM_DEFER_MS}, 0: at once. */
   readonly claimDelayMs?: number;
+  /** The payload codecs applied around activity code: inputs decoded, results and details encoded under the input's subject. */
+  readonly payloads?: WorkerPayloads;
 }
 
 /** What an activity attempt did, for metrics. */
@@ -93,7 +96,10 @@ export class ActivityWorker {
     if (perSecond !== undefined && !(perSecond > 0)) throw new TypeError(`maxActivitiesPerSecond must be a positive number, got ${perSecond}`);
     const delay = options.claimDelayMs;
     if (delay !== undefined && !(Number.isFinite(delay) && delay >= 0)) throw new TypeError(`activityClaimDelayMs must be a number of milliseconds ≥ 0, got ${delay}`);
-    this.commands = new CommandWriter(connection);
+    const payloads = options.payloads;
+    this.commands = payloads
+      ? new CommandWriter(connection, (run, body) => payloads.encode(body, 'scheduledEventId' in body ? payloads.activitySubject(run.runId, body.scheduledEventId) : payloads.runSubject(run.runId)))
+      : new CommandWriter(connection);
     this.claims = new ClaimConfirmer(connection, this.commands);
   }
 
@@ -154,7 +160,8 @@ export class ActivityWorker {
    */
   private async run(record: LogRecord, taken: AbortSignal, delivery: TaskDelivery): Promise<void> {
     if (!record.value) return;
-    const task = await this.connection.serde.decode(activityTaskCodec, record.value);
+    const task = await this.decoded(await this.connection.serde.decode(activityTaskCodec, record.value), taken);
+    if (!task) return;
     // Paced before the claim: a task waiting for its slot is still the queue's, not started.
     if (this.rate && !(await this.rate.acquire(taken))) throw new TaskHandedBackError(`activity ${task.activityId} was not started before its partition was handed back`);
     const run = { namespace: task.namespace, workflowId: task.workflowId, runId: task.runId };
@@ -166,6 +173,22 @@ export class ActivityWorker {
       await this.execute(task, run, ref, claim, taken);
     } finally {
       signals.answer();
+    }
+  }
+
+  /**
+   * The task with its payloads decoded, or null when they cannot be (a key erased, a tampered
+   * payload): the attempt fails for good, since the same bytes fail the same way every time.
+   */
+  private async decoded(task: ActivityTask, taken: AbortSignal): Promise<ActivityTask | null> {
+    if (!this.options.payloads) return task;
+    try {
+      return await this.options.payloads.decodeActivityTask(task);
+    } catch (error) {
+      const ref = { scheduledEventId: task.scheduledEventId, attempt: task.attempt, identity: this.options.identity };
+      const run = { namespace: task.namespace, workflowId: task.workflowId, runId: task.runId };
+      await this.commands.writeUntilDone(run, { type: 'ActivityTaskFailed', ...ref, failure: { ...toFailure(error), nonRetryable: true }, lastHeartbeatDetails: null }, taken);
+      return null;
     }
   }
 

@@ -19,3 +19,4 @@ export { DefaultLogger, type LogEntry, type Logger, type LogLevel, type LogMetad
 export { gatewayHistoryFetcher } from './gateway-history-fetcher.js';
 export type { HistoryFetcher } from './workflow-worker.js';
 export type { WorkerConnection } from './worker-connection.js';
+export type { DataConverterOption, DataConverterOptions } from '../common/data-converter-option.js';

@@ -10,6 +10,7 @@ import type { WorkflowBundle } from '../workflow/bundle.js';
 import { QueryFailureCode } from '../workflow/queries.js';
 import type { WorkflowCache } from './workflow-cache.js';
 import type { HistoryFetcher } from './workflow-worker.js';
+import type { WorkerPayloads } from './worker-payloads.js';
 
 /** What a {@link QueryAnswerer} answers with. */
 export interface QueryAnswererOptions {
@@ -19,6 +20,8 @@ export interface QueryAnswererOptions {
   readonly history: HistoryFetcher;
   readonly dataConverter: DataConverter;
   readonly deadlockTimeoutMs?: number;
+  /** The worker's payload codecs: arguments and history decoded, the answer encoded under the run's subject. */
+  readonly payloads?: WorkerPayloads;
 }
 
 /**
@@ -32,10 +35,28 @@ export interface QueryAnswererOptions {
  * that. So a query after a signal sees the signal.
  */
 export class QueryAnswerer {
-  constructor(private readonly options: QueryAnswererOptions) {}
+  private readonly history: HistoryFetcher;
+
+  constructor(private readonly options: QueryAnswererOptions) {
+    this.history = options.payloads ? options.payloads.decodingFetcher(options.history) : options.history;
+  }
 
   /** Answers from the cached run when it has seen what the query must see; otherwise replays. */
   async answer(task: QueryTask): Promise<{ result: QueryResult; source: 'cache' | 'replay' }> {
+    const payloads = this.options.payloads;
+    if (!payloads) return this.answerDecoded(task);
+    let decoded: QueryTask;
+    try {
+      decoded = await payloads.decode(task);
+    } catch (error) {
+      return { result: failed(QueryFailureCode.QueryFailed, `could not decode the arguments of query '${task.queryType}': ${messageOf(error)}`), source: 'replay' };
+    }
+    const answer = await this.answerDecoded(decoded);
+    if (answer.result.type !== 'answered') return answer;
+    return { ...answer, result: { ...answer.result, result: await payloads.encode(answer.result.result, payloads.runSubject(task.runId)) } };
+  }
+
+  private async answerDecoded(task: QueryTask): Promise<{ result: QueryResult; source: 'cache' | 'replay' }> {
     const cached = this.options.cache.get(task.runId);
     if (cached && cached.lastEventId >= task.workflowTaskScheduledEventId) {
       try {
@@ -51,7 +72,7 @@ export class QueryAnswerer {
   private async replay(task: QueryTask): Promise<QueryResult> {
     let history: HistoryEvent[];
     try {
-      history = await this.options.history.fetch(task, task.lastEventId);
+      history = await this.history.fetch(task, task.lastEventId);
     } catch (error) {
       // Retriable trouble (a shard moving) keeps its code so the asker can retry.
       const code = error instanceof LogbookError && error.retriable ? error.code : QueryFailureCode.QueryFailed;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { TopicCatalog } from '../../topics/catalog.js';
 import { workflowKey } from '../../topics/catalog.js';
 import type { Log, Producer } from '../../topics/log/log.js';
-import type { DataConverter } from '../../topics/payload/index.js';
+import type { DataConverter, PayloadCodec } from '../../topics/payload/index.js';
 import type { CommandBody } from '../../topics/schemas/command/index.js';
 import type { ReplyTo } from '../../topics/schemas/common/v1-records.js';
 import type { Failure } from '../../topics/schemas/common/v1-records.js';
@@ -16,6 +16,8 @@ export interface WorkerConnection {
   readonly catalog: TopicCatalog;
   readonly serde: Serde;
   readonly dataConverter: DataConverter;
+  /** Payload codecs the workers apply at their boundaries (encryption); none by default. */
+  readonly payloadCodecs?: readonly PayloadCodec[];
 }
 
 /** The run a worker reports on. */
@@ -33,13 +35,21 @@ export interface RunRef {
 export class CommandWriter {
   private producer: Promise<Producer> | undefined;
 
-  constructor(private readonly connection: WorkerConnection) {}
+  /** @param encode applied to every body before it is written (the worker's payload codecs); none by default */
+  constructor(
+    private readonly connection: WorkerConnection,
+    private readonly encode: (run: RunRef, body: CommandBody) => Promise<CommandBody> = async (_run, body) => body,
+  ) {}
 
   /**
    * Writes one command; `replyTo` asks the engine to answer on the replies topic. `requestId`
    * names the command: repeat it to write the same command again.
    */
   async write(run: RunRef, body: CommandBody, replyTo: ReplyTo | null = null, requestId: string = randomUUID()): Promise<void> {
+    await this.send(run, await this.encode(run, body), replyTo, requestId);
+  }
+
+  private async send(run: RunRef, body: CommandBody, replyTo: ReplyTo | null, requestId: string): Promise<void> {
     const { log, catalog, serde } = this.connection;
     // A producer that failed to open is opened again by the next write, not kept failing.
     this.producer ??= log.producer().catch((error: unknown) => {
@@ -61,7 +71,9 @@ export class CommandWriter {
    */
   async writeUntilDone(run: RunRef, body: CommandBody, signal: AbortSignal): Promise<void> {
     const requestId = randomUUID();
-    await writeWithRetry(() => this.write(run, body, null, requestId), signal, `${body.type} of ${run.workflowId}`);
+    // Encoded once: every try carries the same bytes.
+    const encoded = await this.encode(run, body);
+    await writeWithRetry(() => this.send(run, encoded, null, requestId), signal, `${body.type} of ${run.workflowId}`);
   }
 }
 

@@ -8,6 +8,8 @@ import { GatewayTaskClient } from './http/gateway-task-client.js';
 import { isGatewayConnection, type GatewayWorkerConnection } from './http/gateway-worker-connection.js';
 import { HttpActivityWorker } from './http/http-activity-worker.js';
 import { HttpWorkflowWorker } from './http/http-workflow-worker.js';
+import { loadDataConverter, type DataConverterOption } from '../common/data-converter-option.js';
+import { WorkerPayloads } from './worker-payloads.js';
 
 /** One kind of worker of a queue, on either path. */
 interface QueueWorker {
@@ -53,6 +55,11 @@ export interface WorkerOptions {
   readonly onLag?: (topic: string, partition: number, lag: number) => void;
   /** Each query this worker answered: from its cache or by a replay, how long it took. */
   readonly onQuery?: (event: { source: 'cache' | 'replay'; ms: number; result: string }) => void;
+  /**
+   * Temporal's `dataConverter`: `{ payloadConverter?, payloadCodecs? }` (or a converter alone); default the
+   * connection's. Codecs run around workflow and activity code, on both task paths.
+   */
+  readonly dataConverter?: DataConverterOption;
 }
 
 /**
@@ -74,7 +81,10 @@ export class Worker {
   private readonly workflows: QueueWorker | undefined;
   private readonly activities: QueueWorker | undefined;
 
-  constructor(connection: WorkerConnection | GatewayWorkerConnection, options: WorkerOptions) {
+  constructor(given: WorkerConnection | GatewayWorkerConnection, options: WorkerOptions) {
+    const { converter, codecs } = loadDataConverter(options.dataConverter, { converter: given.dataConverter, codecs: given.payloadCodecs ?? [] });
+    const connection = { ...given, dataConverter: converter };
+    const payloads = codecs.length > 0 ? new WorkerPayloads(codecs, converter) : undefined;
     const namespace = options.namespace ?? 'default';
     // Both become parts of topic names (and of the HTTP task paths): refused here, not at the first poll.
     assertValid(firstProblem(() => namespaceProblem(namespace), () => taskQueueProblem(options.taskQueue)));
@@ -95,6 +105,7 @@ export class Worker {
         ...(options.onWorkflowTask ? { onTask: options.onWorkflowTask } : {}),
         ...(options.onLag ? { onLag: options.onLag } : {}),
         ...(options.onQuery ? { onQuery: options.onQuery } : {}),
+        ...(payloads ? { payloads } : {}),
       };
       this.workflows = isGatewayConnection(connection)
         ? new HttpWorkflowWorker(new GatewayTaskClient(connection.endpoints, namespace, options.taskQueue), connection.dataConverter, workflowOptions)
@@ -108,6 +119,7 @@ export class Worker {
         identity,
         ...(options.maxConcurrentActivities ? { maxConcurrentActivities: options.maxConcurrentActivities } : {}),
         ...(options.onActivity ? { onActivity: options.onActivity } : {}),
+        ...(payloads ? { payloads } : {}),
       };
       if (isGatewayConnection(connection)) {
         // The pace is kept where tasks are read; the gateway's bridge has no per-worker pace.

@@ -10,6 +10,7 @@ import { toFailure } from './worker-connection.js';
 import { defaultCacheCapacity, WorkflowCache } from './workflow-cache.js';
 import type { HistoryFetcher } from './workflow-worker.js';
 import { withTaskEvents } from './workflow-task-events.js';
+import type { WorkerPayloads } from './worker-payloads.js';
 
 /** Workflow commands that end the run. */
 const CLOSING_COMMANDS: ReadonlySet<string> = new Set(['CompleteWorkflowExecution', 'FailWorkflowExecution', 'CancelWorkflowExecution', 'ContinueAsNewWorkflowExecution']);
@@ -24,6 +25,8 @@ export interface WorkflowTaskRunnerOptions {
   readonly maxCachedWorkflows?: number;
   readonly deadlockTimeoutMs?: number;
   readonly onTask?: (event: { cacheHit: boolean; replayMs: number; result: WorkflowTaskResult['type'] }) => void;
+  /** The worker's payload codecs: tasks and history are decoded before replay, the commands encoded after. */
+  readonly payloads?: WorkerPayloads;
 }
 
 /**
@@ -36,17 +39,27 @@ export class WorkflowTaskRunner {
   /** The runs held in memory, shared with the query answerer. */
   readonly cache: WorkflowCache;
   private readonly localActivities: LocalActivityExecutor;
+  private readonly history: HistoryFetcher;
 
   constructor(private readonly options: WorkflowTaskRunnerOptions) {
+    this.history = options.payloads ? options.payloads.decodingFetcher(options.history) : options.history;
     this.cache = new WorkflowCache(options.maxCachedWorkflows ?? defaultCacheCapacity());
     this.localActivities = new LocalActivityExecutor(options.localActivities ?? {}, options.dataConverter);
   }
 
-  /** What the task's activation produced; an activation that throws (history unreadable, a bug) is a failed task. */
+  /**
+   * What the task's activation produced; an activation that throws (history unreadable, a payload
+   * whose key was erased, a bug) is a failed task.
+   */
   async run(task: WorkflowTask): Promise<WorkflowTaskResult> {
     const started = performance.now();
     try {
-      const { result, cacheHit } = await this.activate(task);
+      const payloads = this.options.payloads;
+      const activated = await this.activate(payloads ? await payloads.decodeRunEvents(task.runId, task, task.events) : task);
+      const { cacheHit } = activated;
+      const result = payloads && activated.result.type === 'completed'
+        ? { ...activated.result, commands: await payloads.encode(activated.result.commands, payloads.runSubject(task.runId)) }
+        : activated.result;
       this.options.onTask?.({ cacheHit, replayMs: performance.now() - started, result: result.type });
       if (result.type !== 'completed') this.cache.evict(task.runId);
       return result;
@@ -98,7 +111,7 @@ export class WorkflowTaskRunner {
     }
     if (cached) this.cache.evict(task.runId);
     // A run's first task carries its whole history; later misses page it from the shard owner.
-    const history = first === 1 ? events : [...(await this.options.history.fetch(task, task.lastEventId)), ...events.filter((e) => e.eventId > task.lastEventId)];
+    const history = first === 1 ? events : [...(await this.history.fetch(task, task.lastEventId)), ...events.filter((e) => e.eventId > task.lastEventId)];
     const run = WorkflowRun.create(
       this.options.bundle,
       { namespace: task.namespace, workflowId: task.workflowId, runId: task.runId, workflowType: task.workflowType, taskQueue: task.taskQueue },

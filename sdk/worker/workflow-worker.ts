@@ -16,6 +16,7 @@ import { CommandWriter, type RunRef, type WorkerConnection } from './worker-conn
 import { isPermanentWriteError } from './write-retry.js';
 import { answerSignals } from './answer-signals.js';
 import { WorkflowTaskRunner } from './workflow-task-runner.js';
+import type { WorkerPayloads } from './worker-payloads.js';
 import { SDK_NAME, SDK_VERSION, taskFailedCause, unsendableCompletion } from './workflow-task-answers.js';
 
 /** Reads a run's history, events 1..untilEventId, from the shard that owns it. */
@@ -42,6 +43,8 @@ export interface WorkflowWorkerOptions {
   readonly onTask?: (event: { cacheHit: boolean; replayMs: number; result: WorkflowTaskResult['type'] }) => void;
   readonly onLag?: (topic: string, partition: number, lag: number) => void;
   readonly onQuery?: QueryWorkerOptions['onQuery'];
+  /** The payload codecs applied around workflow code (see {@link WorkerPayloads}); none by default. */
+  readonly payloads?: WorkerPayloads;
 }
 
 /** The workflows of a worker: a module bundled at start, or a bundle built before. */

@@ -309,3 +309,4 @@ export function upsertSearchAttributes(searchAttributes: Readonly<Record<string,
   activator.pushCommand({ type: 'UpsertWorkflowSearchAttributes', searchAttributes: typed });
   activator.searchAttributes = mergeSearchAttributes(activator.searchAttributes, typed);
 }
+export { withSubject } from '../../topics/payload/subject-marker.js';

@@ -4,6 +4,8 @@ import { JsonPayloadConverter } from './json-payload-converter.js';
 import { payloadEncodingOf, type Payload } from './payload.js';
 import { PayloadEncodingError, PayloadEncodingErrorCode } from './payload-encoding-error.js';
 import { UndefinedPayloadConverter } from './undefined-payload-converter.js';
+import { isSubjectMarked, SUBJECT_MARK } from './subject-marker.js';
+import { withPayloadSubject } from './payload-subject.js';
 
 /**
  * A {@link DataConverter} made of several encodings: encoding asks each in order and keeps the
@@ -32,8 +34,12 @@ export class CompositeDataConverter implements DataConverter {
     this.#byEncoding = byEncoding;
   }
 
-  /** @throws PayloadEncodingError (`PAYLOAD_UNSERIALIZABLE_VALUE`) when no converter claims it */
+  /**
+   * A value marked by `withSubject` becomes its inner value's payload with `logbook-subject` metadata.
+   * @throws PayloadEncodingError (`PAYLOAD_UNSERIALIZABLE_VALUE`) when no converter claims it
+   */
   toPayload(value: unknown): Payload {
+    if (isSubjectMarked(value)) return withPayloadSubject(this.toPayload(value.value), value[SUBJECT_MARK]);
     for (const converter of this.#ordered) {
       const payload = converter.toPayload(value);
       if (payload !== undefined) return payload;

@@ -18,3 +18,15 @@ export type { PayloadCodec } from './payload-codec.js';
 export { PayloadEncodingError, PayloadEncodingErrorCode } from './payload-encoding-error.js';
 export { UndefinedPayloadConverter } from './undefined-payload-converter.js';
 export { EncryptedPayload, isEncryptedPayload } from './encrypted-payload.js';
+export { isPayload, mapPayloads, payloadsIn } from './payload-map.js';
+export {
+  ENVELOPE_KEY,
+  fromJsonPayload,
+  isPayloadEnvelope,
+  PayloadEnvelopeConverter,
+  toJsonPayload,
+  toPayloadEnvelope,
+  type JsonPayload,
+} from './payload-envelope.js';
+export { isSubjectMarked, SUBJECT_MARK, withSubject, type SubjectMarked } from './subject-marker.js';
+export { payloadSubjectOf, withPayloadSubject } from './payload-subject.js';

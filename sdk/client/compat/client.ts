@@ -9,6 +9,7 @@ import { Connection } from './connection.js';
 import { ScheduleClient } from './schedule-client.js';
 import { WorkflowClient } from './workflow-client.js';
 import type { ResultWaitWrapper } from './workflow-handle.js';
+import type { DataConverterOption } from '../../common/data-converter-option.js';
 
 /** Options of a {@link Client} (Temporal's `ClientOptions`, the parts Logbook has). */
 export interface ClientOptions {
@@ -21,6 +22,12 @@ export interface ClientOptions {
    * while one runs, as Temporal's does.
    */
   readonly aroundResultWait?: ResultWaitWrapper;
+  /**
+   * Temporal's `dataConverter`: `{ payloadConverter?, payloadCodecs? }`, e.g. `{ payloadCodecs: [encryptionCodec] }`;
+   * default the connection's. Arguments and memo are encoded before they leave, results, query and
+   * update answers, memo and history decoded when they arrive; search attributes are never encoded.
+   */
+  readonly dataConverter?: DataConverterOption;
 }
 
 /**
@@ -49,6 +56,11 @@ export class Client {
     this.options = { namespace };
     this.activity = new AsyncCompletionClient({ connection: this.connection, namespace });
     this.schedule = new ScheduleClient({ connection: this.connection, namespace });
-    this.workflow = new WorkflowClient({ connection: this.connection, namespace, ...(options.aroundResultWait ? { aroundResultWait: options.aroundResultWait } : {}) });
+    this.workflow = new WorkflowClient({
+      connection: this.connection,
+      namespace,
+      ...(options.aroundResultWait ? { aroundResultWait: options.aroundResultWait } : {}),
+      ...(options.dataConverter ? { dataConverter: options.dataConverter } : {}),
+    });
   }
 }

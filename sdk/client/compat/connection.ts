@@ -9,7 +9,6 @@ import type { KafkaSecurity } from '../../../topics/log/kafka-security.js';
 import type { Log } from '../../../topics/log/log.js';
 import { DeploymentUnreachableError, openDeployment } from '../../../topics/deployment.js';
 import type { TopicCatalog } from '../../../topics/catalog.js';
-import { defaultDataConverter, type DataConverter } from '../../../topics/payload/index.js';
 import { ReplyListener } from '../../../topics/replies/reply-listener.js';
 import { SingleObjectSerde, type Serde } from '../../../topics/serde/index.js';
 import { CommandClient } from '../command-client.js';
@@ -17,6 +16,8 @@ import { gatewayRunLocator } from '../query-target.js';
 import { WorkflowClient as GatewayWorkflowClient } from '../workflow-client.js';
 import { KafkaWorkflowService } from './kafka-workflow-service.js';
 import type { WorkflowService } from './workflow-service.js';
+import { loadDataConverter, type DataConverterOption, type LoadedDataConverter } from '../../common/data-converter-option.js';
+import { ClientPayloads } from '../client-payloads.js';
 
 /** The gateway's address when none is given: what `npm start` serves. */
 export const DEFAULT_GATEWAY_ADDRESS = '127.0.0.1:8233';
@@ -40,8 +41,11 @@ export interface ConnectionOptions {
   readonly security?: KafkaSecurity;
   /** With `brokers`: the serde of the deployment's records; default the single-object encoding. */
   readonly serde?: Serde;
-  /** With `brokers`: the data converter of payloads; default JSON. */
-  readonly dataConverter?: DataConverter;
+  /**
+   * Temporal's `dataConverter`: `{ payloadConverter?, payloadCodecs? }` (or a converter alone); default
+   * JSON without codecs. Codecs (encryption) apply on both paths; a `Client`'s own option overrides it.
+   */
+  readonly dataConverter?: DataConverterOption;
 }
 
 /** The gateway (or the brokers) could not be reached, or answered that it is not a Logbook deployment. */
@@ -52,9 +56,10 @@ export class ConnectionError extends Error {
   }
 }
 
-/** What a Kafka connection holds open: the command client and its reply listener. */
+/** What a Kafka connection holds open: the command clients and their reply listener. */
 interface KafkaPath {
-  readonly commands: CommandClient;
+  /** A command client writing with this converter and codecs (one per set, kept until close). */
+  commands(loaded: LoadedDataConverter): CommandClient;
   close(): Promise<void>;
 }
 
@@ -69,6 +74,7 @@ export class Connection {
     /** The gateway's base URL, e.g. `http://127.0.0.1:8233`. */
     readonly baseUrl: string,
     private readonly kafka: KafkaPath | null,
+    private readonly dataConverter: LoadedDataConverter = loadDataConverter(undefined),
   ) {}
 
   /**
@@ -85,8 +91,8 @@ export class Connection {
   }
 
   /** A gateway connection that is not checked until its first call (Temporal's `Connection.lazy`). */
-  static lazy(options: Pick<ConnectionOptions, 'address'> = {}): Connection {
-    return new Connection(gatewayUrl(options.address ?? DEFAULT_GATEWAY_ADDRESS), null);
+  static lazy(options: Pick<ConnectionOptions, 'address' | 'dataConverter'> = {}): Connection {
+    return new Connection(gatewayUrl(options.address ?? DEFAULT_GATEWAY_ADDRESS), null, loadDataConverter(options.dataConverter));
   }
 
   /**
@@ -95,7 +101,7 @@ export class Connection {
    */
   static async fromLog(log: Log, catalog: TopicCatalog, options: Pick<ConnectionOptions, 'address' | 'serde' | 'dataConverter'> = {}): Promise<Connection> {
     const baseUrl = gatewayUrl(options.address ?? DEFAULT_GATEWAY_ADDRESS);
-    return new Connection(baseUrl, await kafkaPath(log, catalog, baseUrl, options, async () => undefined));
+    return new Connection(baseUrl, await kafkaPath(log, catalog, baseUrl, options, async () => undefined), loadDataConverter(options.dataConverter));
   }
 
   /**
@@ -113,10 +119,15 @@ export class Connection {
     if (!response.ok) throw new ConnectionError(`${this.baseUrl}/healthz answered HTTP ${response.status}: is this a Logbook gateway?`);
   }
 
-  /** The workflow calls of one namespace, over Kafka when the connection has brokers, else over the gateway. */
-  workflowService(namespace: string): WorkflowService {
-    const gateway = new GatewayWorkflowClient({ address: this.baseUrl, namespace });
-    return this.kafka ? new KafkaWorkflowService(this.kafka.commands, namespace, gateway) : gateway;
+  /**
+   * The workflow calls of one namespace, over Kafka when the connection has brokers, else over the
+   * gateway; `dataConverter` (a client's own) overrides the connection's.
+   */
+  workflowService(namespace: string, dataConverter?: DataConverterOption): WorkflowService {
+    const loaded = loadDataConverter(dataConverter, this.dataConverter);
+    const payloads = loaded.codecs.length > 0 ? new ClientPayloads(loaded.converter, loaded.codecs) : undefined;
+    const gateway = new GatewayWorkflowClient({ address: this.baseUrl, namespace, ...(payloads ? { payloads } : {}) });
+    return this.kafka ? new KafkaWorkflowService(this.kafka.commands(loaded), namespace, gateway, payloads) : gateway;
   }
 
   /** Releases what the connection holds open (the Kafka clients); a gateway connection holds nothing. */
@@ -136,7 +147,7 @@ export class Connection {
     }
     const { log, catalog } = opened;
     try {
-      return new Connection(baseUrl, await kafkaPath(log, catalog, baseUrl, options, () => log.close()));
+      return new Connection(baseUrl, await kafkaPath(log, catalog, baseUrl, options, () => log.close()), loadDataConverter(options.dataConverter));
     } catch (error) {
       await log.close().catch(() => undefined);
       throw error;
@@ -145,16 +156,25 @@ export class Connection {
 }
 
 /** Starts the replies listener and the command client of a Kafka connection; `closeLog` runs on close. */
-async function kafkaPath(log: Log, catalog: TopicCatalog, baseUrl: string, options: Pick<ConnectionOptions, 'serde' | 'dataConverter'>, closeLog: () => Promise<void>): Promise<KafkaPath> {
+async function kafkaPath(log: Log, catalog: TopicCatalog, baseUrl: string, options: Pick<ConnectionOptions, 'serde'>, closeLog: () => Promise<void>): Promise<KafkaPath> {
   const serde = options.serde ?? new SingleObjectSerde();
   const replies = new ReplyListener(log, catalog, serde);
   await replies.start();
-  const commands = new CommandClient(log, catalog, serde, replies, options.dataConverter ?? defaultDataConverter, { identity: 'logbook-client', locateRun: gatewayRunLocator(baseUrl) });
+  const clients = new Map<LoadedDataConverter, CommandClient>();
   return {
-    commands,
+    commands(loaded) {
+      let client = clients.get(loaded);
+      if (!client) {
+        // Commands are encoded on their way out; replies are decoded by the caller that awaits them.
+        const written = loaded.codecs.length > 0 ? new ClientPayloads(loaded.converter, loaded.codecs).encodingSerde(serde) : serde;
+        client = new CommandClient(log, catalog, written, replies, loaded.converter, { identity: 'logbook-client', locateRun: gatewayRunLocator(baseUrl) });
+        clients.set(loaded, client);
+      }
+      return client;
+    },
     async close() {
       await replies.stop();
-      await commands.close();
+      await Promise.all([...clients.values()].map((c) => c.close()));
       await closeLog();
     },
   };

@@ -7,6 +7,7 @@
  * @module
  */
 import { LogbookError } from '../../../topics/errors.js';
+import type { ClientPayloads } from '../client-payloads.js';
 import { statusOfErrorCode } from '../../../topics/error-status.js';
 import { ReplyTimeoutError } from '../../../topics/replies/reply-listener.js';
 import type { HistoryEvent } from '../../../topics/schemas/history-event/index.js';
@@ -53,6 +54,8 @@ export class KafkaWorkflowService {
     private readonly namespace: string,
     /** The gateway, for what only the shard stores know. */
     private readonly reads: GatewayWorkflowClient,
+    /** The client's payload codecs: the engine's answers are decoded here (commands were encoded by the command client's serde). */
+    private readonly payloads?: ClientPayloads,
   ) {}
 
   async start(workflowType: string, options: ClientStartOptions): Promise<{ runId: string | undefined }> {
@@ -113,6 +116,8 @@ export class KafkaWorkflowService {
       result: <T>(timeout = '60s', options: { followRuns?: boolean } = {}) => this.result<T>(workflowId, runId, waitOption(timeout, 'timeout'), options.followRuns ?? true),
       query: async <R>(query: string | { name: string }, ...args: unknown[]) => {
         const name = typeof query === 'string' ? query : query.name;
+        // The reply listener is shared and cannot run codecs: a client with codecs asks through the gateway, which hands back envelopes.
+        if (this.payloads) return this.read(() => read.query<R>(name, ...args));
         return this.read(() => this.call(() => this.commands.query<R>(workflowId, name, args, { namespace: this.namespace, ...run })));
       },
       executeUpdate: async <R>(name: string | UpdateReference<R, never[]>, options: UpdateOptions = {}) => this.updateOutcome<R>(workflowId, runId, await update(name, options, 'Completed')),
@@ -161,11 +166,12 @@ export class KafkaWorkflowService {
     // The run that continued this one is in its closing event: the gateway reads it for that run (not the current one).
     if (closed.executionStatus === 'ContinuedAsNew') return fromGateway(closed.runId ?? runId);
     const converter = this.commands.dataConverter;
+    const decoded = this.payloads ? await this.payloads.decodeRecords({ payload: closed.payload, failure: closed.failure }) : closed;
     return {
       runId: closed.runId ?? '',
       status: closed.executionStatus ?? 'Unknown',
-      result: (closed.payload ? converter.fromPayload(closed.payload) : null) as T | null,
-      failure: closed.failure ? failureJson(closed.failure, converter.fromPayload.bind(converter)) : null,
+      result: (decoded.payload ? converter.fromPayload(decoded.payload) : null) as T | null,
+      failure: decoded.failure ? failureJson(decoded.failure, converter.fromPayload.bind(converter)) : null,
       newExecutionRunId: null,
     };
   }
@@ -184,7 +190,8 @@ export class KafkaWorkflowService {
     // Too old or large for the run's state: the gateway reads it from history.
     if (reply.failure?.code === OUTCOME_IN_HISTORY) return this.read(() => this.reads.getHandle(workflowId, reply.runId ?? runId).getUpdateHandle<R>(updateId).result());
     if (reply.failure) throw new WorkflowUpdateFailedError(reply.failure.message, { code: reply.failure.code, message: reply.failure.message });
-    return (reply.payload ? this.commands.dataConverter.fromPayload(reply.payload) : undefined) as R;
+    if (!reply.payload) return undefined as R;
+    return this.payloads ? this.payloads.fromPayload<R>(reply.payload) : this.commands.dataConverter.fromPayload<R>(reply.payload);
   }
 
   private async updateWithStart(update: string, options: UpdateWithStartOptions, waitForStage: 'Accepted' | 'Completed'): Promise<UpdateAnswer> {

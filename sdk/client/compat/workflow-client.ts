@@ -5,6 +5,7 @@
  * @module
  */
 import { WorkflowExecutionAlreadyStartedError } from '../../workflow/errors.js';
+import type { DataConverterOption } from '../../common/data-converter-option.js';
 import type { Duration } from '../../workflow/duration.js';
 import type { RetryOptions } from '../../workflow/activities.js';
 import { searchAttributesOfPairs, TypedSearchAttributes, type SearchAttributePair } from '../../common/typed-search-attributes.js';
@@ -83,8 +84,8 @@ export class WorkflowClient {
   private readonly gateway: WorkflowService;
   private readonly aroundResultWait: ResultWaitWrapper | undefined;
 
-  constructor(options: { connection: Connection; namespace?: string; aroundResultWait?: ResultWaitWrapper }) {
-    this.gateway = options.connection.workflowService(options.namespace ?? 'default');
+  constructor(options: { connection: Connection; namespace?: string; aroundResultWait?: ResultWaitWrapper; dataConverter?: DataConverterOption }) {
+    this.gateway = options.connection.workflowService(options.namespace ?? 'default', options.dataConverter);
     this.aroundResultWait = options.aroundResultWait;
   }
 

@@ -10,7 +10,7 @@ import { defaultClientId } from '../../../topics/log/client-id.js';
 import type { KafkaSecurity } from '../../../topics/log/kafka-security.js';
 import type { Log } from '../../../topics/log/log.js';
 import { DeploymentUnreachableError, openDeployment } from '../../../topics/deployment.js';
-import { defaultDataConverter, type DataConverter } from '../../../topics/payload/index.js';
+import { loadDataConverter, type DataConverterOption } from '../../common/data-converter-option.js';
 import { SingleObjectSerde, type Serde } from '../../../topics/serde/index.js';
 import { gatewayHistoryFetcher } from '../gateway-history-fetcher.js';
 import type { WorkerConnection } from '../worker-connection.js';
@@ -48,8 +48,8 @@ export interface NativeConnectionOptions {
   readonly security?: KafkaSecurity;
   /** The serde of the deployment's records; default the single-object encoding (as the engine's default). */
   readonly serde?: Serde;
-  /** The data converter of payloads; default JSON. */
-  readonly dataConverter?: DataConverter;
+  /** Temporal's `dataConverter` (`{ payloadConverter?, payloadCodecs? }`, or a converter alone) of every worker on this connection; default JSON without codecs. */
+  readonly dataConverter?: DataConverterOption;
 }
 
 /** A deployment that cannot be used from here: no brokers answering, or no Logbook topics under the prefix. */
@@ -101,7 +101,8 @@ export class NativeConnection {
         { cause: error },
       );
     }
-    const connection = { ...opened, serde: options.serde ?? new SingleObjectSerde(), dataConverter: options.dataConverter ?? defaultDataConverter };
+    const { converter, codecs } = loadDataConverter(options.dataConverter);
+    const connection = { ...opened, serde: options.serde ?? new SingleObjectSerde(), dataConverter: converter, payloadCodecs: codecs };
     return new NativeConnection(connection, gatewayHistoryFetcher(gateways), opened.log, gateways);
   }
 
@@ -112,7 +113,8 @@ export class NativeConnection {
     for (const gateway of gateways) {
       const problem = await gatewayProblem(gateway, timeoutMs);
       if (problem === null) {
-        const connection: GatewayWorkerConnection = { kind: 'gateway', endpoints: gateways, dataConverter: options.dataConverter ?? defaultDataConverter };
+        const { converter, codecs } = loadDataConverter(options.dataConverter);
+        const connection: GatewayWorkerConnection = { kind: 'gateway', endpoints: gateways, dataConverter: converter, payloadCodecs: codecs };
         return new NativeConnection(connection, gatewayHistoryFetcher(gateways), null, gateways);
       }
       problems.push(problem);

@@ -16,6 +16,7 @@ import { NativeConnection } from './native-connection.js';
 import { hostname } from 'node:os';
 import { runtimeLogger } from '../../common/logger.js';
 import { WorkerReporter } from '../worker-reporter.js';
+import type { DataConverterOption } from '../../common/data-converter-option.js';
 
 /** Options of {@link Worker.create} (Temporal's `WorkerOptions`, the parts Logbook has). */
 export interface WorkerOptions {
@@ -39,6 +40,11 @@ export interface WorkerOptions {
   readonly maxActivitiesPerSecond?: number;
   /** How long a shutdown lets running tasks finish before handing them back; default 10 s. */
   readonly shutdownGraceTime?: Duration;
+  /**
+   * Temporal's `dataConverter`: `{ payloadConverter?, payloadCodecs? }` (or a converter alone); default
+   * the connection's. Codecs (encryption) run around workflow and activity code, never inside it.
+   */
+  readonly dataConverter?: DataConverterOption;
 }
 
 /** Where a worker stands (Temporal's `State`). */
@@ -66,7 +72,7 @@ function unregister(worker: Worker): void {
 /** The options `Worker.create` reads; Temporal's others (interceptors, sinks, tuners, …) are not supported yet. */
 const KNOWN_OPTIONS: ReadonlySet<string> = new Set([
   'connection', 'namespace', 'taskQueue', 'workflowsPath', 'workflowBundle', 'activities', 'identity', 'maxConcurrentActivityTaskExecutions',
-  'maxConcurrentWorkflowTaskExecutions', 'maxCachedWorkflows', 'maxActivitiesPerSecond', 'shutdownGraceTime',
+  'maxConcurrentWorkflowTaskExecutions', 'maxCachedWorkflows', 'maxActivitiesPerSecond', 'shutdownGraceTime', 'dataConverter',
 ]);
 
 /** Says, once per create, which of Temporal's worker options this worker leaves out, so a port does not silently lose them. */
@@ -185,6 +191,7 @@ export class Worker {
         ...(options.maxConcurrentWorkflowTaskExecutions ? { maxConcurrentWorkflowTasks: options.maxConcurrentWorkflowTaskExecutions } : {}),
         ...(options.maxCachedWorkflows ? { maxCachedWorkflows: options.maxCachedWorkflows } : {}),
         ...(options.maxActivitiesPerSecond === undefined ? {} : { maxActivitiesPerSecond: options.maxActivitiesPerSecond }),
+        ...(options.dataConverter ? { dataConverter: options.dataConverter } : {}),
       });
       return new Worker(inner, connection, ownsConnection, graceMs, reporter);
     } catch (error) {

@@ -1,4 +1,4 @@
-import type { DataConverter } from '../../../topics/payload/index.js';
+import type { DataConverter, PayloadCodec } from '../../../topics/payload/index.js';
 
 /** What a worker needs to reach the engine through gateways' HTTP task endpoints instead of Kafka. */
 export interface GatewayWorkerConnection {
@@ -6,6 +6,8 @@ export interface GatewayWorkerConnection {
   /** Gateway base URLs (`http://host:port`), tried in turn. */
   readonly endpoints: readonly string[];
   readonly dataConverter: DataConverter;
+  /** Payload codecs the workers apply at their boundaries (encryption); none by default. */
+  readonly payloadCodecs?: readonly PayloadCodec[];
 }
 
 /** True for a connection through gateways (the other kind is a Kafka `WorkerConnection`). */

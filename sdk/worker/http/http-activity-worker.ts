@@ -51,7 +51,10 @@ export class HttpActivityWorker {
   }
 
   /** Runs one attempt and reports how it ended: completed, failed, canceled, or left to async completion. */
-  private async execute({ taskToken, task }: PolledTask<ActivityTask>): Promise<void> {
+  private async execute(polled: PolledTask<ActivityTask>): Promise<void> {
+    const { taskToken } = polled;
+    const task = await this.decoded(polled);
+    if (!task) return;
     const abort = new AbortController();
     this.running.add(abort);
     let cancelled = false;
@@ -77,12 +80,12 @@ export class HttpActivityWorker {
       this.options.onActivity?.({ activityType: task.activityType, attempt: task.attempt, durationMs: Date.now() - started, scheduleToStartMs: started - task.currentAttemptScheduledTime, outcome: result });
     if (!outcome.ok && outcome.error instanceof CompleteAsyncError && !cancelled) return report('async');
     if (outcome.ok) return report(await this.complete(taskToken, task, outcome.result));
-    const details = lastDetails === undefined ? {} : { details: lastDetails };
+    const details = lastDetails === undefined ? {} : { details: await this.wireValue(task, lastDetails) };
     if (cancelled) {
       await this.client.answer('activity-tasks/canceled', { taskToken, ...details });
       return report('canceled');
     }
-    const lastHeartbeatDetails = lastDetails === undefined ? {} : { lastHeartbeatDetails: lastDetails };
+    const lastHeartbeatDetails = lastDetails === undefined ? {} : { lastHeartbeatDetails: await this.wireValue(task, lastDetails) };
     await this.client.answer('activity-tasks/fail', { taskToken, failure: wireFailure(toFailure(outcome.error)), ...lastHeartbeatDetails });
     report('failed');
   }
@@ -91,7 +94,10 @@ export class HttpActivityWorker {
   private async complete(taskToken: string, task: ActivityTask, result: unknown): Promise<'completed' | 'failed'> {
     let failure;
     try {
-      await this.client.answer('activity-tasks/complete', { taskToken, payload: toRawView(this.dataConverter.toPayload(result)) });
+      const payload = this.dataConverter.toPayload(result);
+      const payloads = this.options.payloads;
+      const encoded = payloads ? await payloads.encode(payload, payloads.activitySubject(task.runId, task.scheduledEventId)) : payload;
+      await this.client.answer('activity-tasks/complete', { taskToken, payload: toRawView(encoded) });
       return 'completed';
     } catch (error) {
       // The gateway unreachable past the retries, or one that does not take this gateway's token (a
@@ -103,6 +109,26 @@ export class HttpActivityWorker {
     }
     await this.client.answer('activity-tasks/fail', { taskToken, failure: wireFailure(failure) });
     return 'failed';
+  }
+
+  /**
+   * The polled task with its payloads decoded, or null when they cannot be (a key erased, a
+   * tampered payload): the attempt is failed for good, since the same bytes fail the same way.
+   */
+  private async decoded({ taskToken, task }: PolledTask<ActivityTask>): Promise<ActivityTask | null> {
+    if (!this.options.payloads) return task;
+    try {
+      return await this.options.payloads.decodeActivityTask(task);
+    } catch (error) {
+      await this.client.answer('activity-tasks/fail', { taskToken, failure: wireFailure({ ...toFailure(error), nonRetryable: true }) });
+      return null;
+    }
+  }
+
+  /** A value for a JSON field of the task endpoints: as is, or encoded in a `{ $payload }` envelope when the worker has codecs. */
+  private async wireValue(task: ActivityTask, value: unknown): Promise<unknown> {
+    const payloads = this.options.payloads;
+    return payloads ? payloads.envelope(value, payloads.activitySubject(task.runId, task.scheduledEventId)) : value;
   }
 
   private async invoke(task: ActivityTask, taskToken: string, signal: AbortSignal, onDetails: (details: unknown) => void, onCancelRequested: () => void): Promise<unknown> {
@@ -126,8 +152,8 @@ export class HttpActivityWorker {
         lastSent = now;
         inFlight = true;
         // As in Temporal a heartbeat never throws; a lost one is followed by the next.
-        void this.client
-          .once('activity-tasks/heartbeat', { taskToken, ...(details === undefined ? {} : { details }) })
+        void (details === undefined ? Promise.resolve({}) : this.wireValue(task, details).then((wire) => ({ details: wire })))
+          .then((body) => this.client.once('activity-tasks/heartbeat', { taskToken, ...body }))
           .then((answer) => answer.cancelRequested === true && !signal.aborted && onCancelRequested())
           .catch(() => undefined)
           .finally(() => (inFlight = false));
