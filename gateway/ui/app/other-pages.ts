@@ -63,11 +63,16 @@ export async function schedulePage(root: HTMLElement, namespace: string, schedul
 
 /** Every namespace. */
 export async function namespaceList(root: HTMLElement): Promise<void> {
-  const { namespaces } = await api<{ namespaces: Array<{ name: string; state: string; retention: string; description: string }> }>('GET', '/api/v1/namespaces');
+  type Row = { name: string; state: string; retention: string; description: string; codecRequiredTaskQueues?: string[]; refusedSearchAttributes?: string[] };
+  const { namespaces } = await api<{ namespaces: Row[] }>('GET', '/api/v1/namespaces');
+  const names = (list: string[] | undefined) => (list && list.length > 0 ? list.join(', ') : '—');
   replace(root, h('h2', {}, 'Namespaces'), table(namespaces, [
     ['Name', (n) => link(`/namespaces/${encodeURIComponent(n.name)}/workflows`, n.name)],
     ['State', (n) => n.state],
     ['Retention', (n) => n.retention],
+    // The payload guards: queues whose payloads must be encrypted, search attributes refused.
+    ['Codec-required queues', (n) => names(n.codecRequiredTaskQueues)],
+    ['Refused search attributes', (n) => names(n.refusedSearchAttributes)],
     ['Description', (n) => n.description],
   ], { id: 'namespace-table' }));
 }
