@@ -142,6 +142,13 @@ test('namespace register, list, describe and update', async () => {
   assert.ok((await json<Array<{ name: string }>>('namespace', 'list')).some((n) => n.name === name));
   assert.equal((await json<{ description: string }>('namespace', 'describe', name)).description, 'from the CLI');
   assert.equal((await json<{ state: string }>('namespace', 'update', name, '--state', 'Deprecated')).state, 'Deprecated');
+  type Guards = { codecRequiredTaskQueues: string[]; refusedSearchAttributes: string[] };
+  const guarded = await json<Guards>('namespace', 'update', name, '--codec-required-task-queue', 'payments', 'team/vault', '--refused-search-attribute', 'Email');
+  assert.deepEqual([guarded.codecRequiredTaskQueues, guarded.refusedSearchAttributes], [['payments', 'team/vault'], ['Email']]);
+  const cleared = await json<Guards>('namespace', 'update', name, '--no-codec-required-task-queue');
+  assert.deepEqual([cleared.codecRequiredTaskQueues, cleared.refusedSearchAttributes], [[], ['Email']], 'the --no- form clears one list and keeps the other');
+  const refused = await logbook('namespace', 'update', name, '--codec-required-task-queue', 'a.b');
+  assert.match(refused.stderr, /'codecRequiredTaskQueues'\[0\].* may contain only letters, digits/);
 });
 
 test('task-queue describe shows each kind with its partitions, backlog and pollers', async () => {
