@@ -106,6 +106,12 @@ describe('namespace payload guards through the gateway', () => {
     assert.equal(described.status, 200);
   });
 
+  test('over HTTP, an encrypted argument sent as a { $payload } envelope is accepted on the queue', async () => {
+    const $payload = { metadata: { encoding: Buffer.from('binary/encrypted').toString('base64') }, data: Buffer.from('any ciphertext').toString('base64') };
+    const answer = await call('POST', '/api/v1/namespaces/billing/workflows', { workflowId: workflowId(), workflowType: 'invoice', taskQueue: 'orders', args: [{ $payload }] });
+    assert.equal(answer.status, 201, JSON.stringify(answer.json));
+  });
+
   test('a start with a refused search attribute is a 400 naming the attribute and the rule', async () => {
     const answer = await call('POST', '/api/v1/namespaces/billing/workflows', {
       workflowId: workflowId(), workflowType: 'invoice', taskQueue: 'reports', searchAttributes: { CustomerEmail: { type: 'Keyword', value: 'ada@example.com' } },
