@@ -12,3 +12,4 @@ export { DEFAULT_SUBJECT, EncryptionCodec, type EncryptionCodecOptions } from '.
 export { FileKeyStore } from './file-key-store.js';
 export { KeyErased, PayloadTampered, type KeyStore, type SubjectKey } from './key-store.js';
 export { withSubject } from '../../topics/payload/subject-marker.js';
+export { createCodecServer, type CodecServerOptions } from './codec-server.js';
