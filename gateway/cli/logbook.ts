@@ -8,6 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { auditCommand } from './audit-commands.js';
+import { codecCommand } from './codec-commands.js';
 import { contextOf, type Action } from './context.js';
 import { describeError, EXIT } from './errors.js';
 import { namespaceCommand } from './namespace-commands.js';
@@ -46,6 +47,7 @@ export function logbookProgram(print: (text: string) => void = (text) => console
   program.addCommand(namespaceCommand(action));
   program.addCommand(taskQueueCommand(action));
   program.addCommand(auditCommand(action));
+  program.addCommand(codecCommand());
   program.addCommand(replayCommand());
   program.addCommand(schemasCommand());
   program.addCommand(ingressCommand());
