@@ -20,6 +20,7 @@ import { assertValid, firstProblem, identifierProblem, namespaceProblem, optiona
 import type { Engine } from './engine.js';
 import { forwardable } from './forwarding.js';
 import { HttpError, requireString } from './http-errors.js';
+import { Allow } from './auth/route-rules.js';
 
 const API = '/api/v1/namespaces/:namespace/activities';
 /** The identity async completions carry into history. */
@@ -48,7 +49,7 @@ const REFUSALS: Readonly<Record<string, { status: number; code: string }>> = {
 export function asyncCompletionRoutes(engine: Engine, selfEndpoint: string): Router {
   const router = Router();
   const route = (action: string, body: (fields: Record<string, unknown>) => CommandBodyWithoutRef) =>
-    router.post(`${API}/${action}`, forwardable(selfEndpoint, async (req, res) => {
+    router.post(`${API}/${action}`, Allow.writer, forwardable({ selfEndpoint, peers: engine.peers }, async (req, res) => {
       const namespace = namespaceOf(req);
       const fields = (req.body ?? {}) as Record<string, unknown>;
       const made = body(fields);

@@ -8,6 +8,8 @@
  *                           --kafka-sasl-password P] [--kafka-tls] [--kafka-tls-ca FILE]
  *                          [--kafka-tls-cert FILE --kafka-tls-key FILE]
  *                          [--schema-registry URL [--schema-registry-username U --schema-registry-password P]]
+ *                          [--auth [--auth-jwt-secret S] [--auth-jwks FILE] [--auth-issuer I] [--auth-audience A]
+ *                           [--auth-mtls-principals FILE]] [--tls-cert FILE --tls-key FILE [--tls-client-ca FILE]]
  *
  * It runs one engine node with its HTTP gateway, UI and metrics, plus the example workers
  * (order and travel workflows), on the embedded log by default; `--kafka` (or LOGBOOK_KAFKA_BROKERS)
@@ -17,8 +19,13 @@
  * (or LOGBOOK_INGRESS) loads ingress mappings that turn records of business topics into workflow
  * starts and signals (README "Ingress from business topics"). The `--kafka-sasl-*` and `--kafka-tls*`
  * flags (or LOGBOOK_KAFKA_SASL_* and LOGBOOK_KAFKA_TLS*) secure every Kafka client of the node.
+ * `--auth` turns on authentication and authorisation at the gateway (README "Security"); `--tls-*`
+ * serve it over HTTPS, asking for client certificates with `--tls-client-ca`.
  */
 import { createServer } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import { AUTH_FLAGS, authOptionsFromFlags, describeAuth } from './auth/auth-options.js';
+import { LISTENER_TLS_FLAGS, listenerTlsFromFlags } from './auth/listener-tls.js';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Engine } from './engine.js';
@@ -45,6 +52,8 @@ export const DEV_SERVER_USAGE = `usage:
                           --kafka-sasl-password P] [--kafka-tls] [--kafka-tls-ca FILE]
                          [--kafka-tls-cert FILE --kafka-tls-key FILE]
                          [--schema-registry URL [--schema-registry-username U --schema-registry-password P]]
+                         [--auth [--auth-jwt-secret S] [--auth-jwks FILE] [--auth-issuer I] [--auth-audience A]
+                          [--auth-mtls-principals FILE]] [--tls-cert FILE --tls-key FILE [--tls-client-ca FILE]]
 
 Each flag also has an environment variable (README, Configuration); LOGBOOK_LOG_FORMAT=json for JSON logs.`;
 
@@ -104,18 +113,22 @@ async function startNode(argv: string[], phase: { starting: boolean }): Promise<
       'task-token-key': { type: 'string', default: process.env.LOGBOOK_TASK_TOKEN_KEY ?? '' },
       ...KAFKA_SECURITY_FLAGS,
       ...SCHEMA_REGISTRY_FLAGS,
+      ...AUTH_FLAGS,
+      ...LISTENER_TLS_FLAGS,
     },
   });
   const log = serverLog(values['log-format']!);
   const taskTokenKey = values['task-token-key'] ? taskTokenKeyOf(values['task-token-key']) : undefined;
   const registry = registrySerdeFromFlags(values);
   const security = kafkaSecurityFromFlags(values);
+  const tls = listenerTlsFromFlags(values);
+  const auth = authOptionsFromFlags(values, tls?.clientCertificates ?? false);
   const ingress = values.ingress ? loadIngressFile(resolve(values.ingress)) : [];
   // Business topics live in the organisation's cluster; nothing outside this process can write the embedded log.
   if (ingress.length > 0 && !values.kafka) throw new Error('--ingress needs --kafka (or LOGBOOK_KAFKA_BROKERS): the ingress reads business topics from a Kafka cluster');
   const port = Number(values.port);
   // Other nodes forward reads to this URL: in a cluster it must be reachable from them.
-  const endpoint = values.advertise || `http://${values.host === '0.0.0.0' ? '127.0.0.1' : values.host}:${port}`;
+  const endpoint = values.advertise || `${tls ? 'https' : 'http'}://${values.host === '0.0.0.0' ? '127.0.0.1' : values.host}:${port}`;
   const data = resolve(values.data!);
   const kafka = values.kafka ? values.kafka.split(',') : undefined;
   if (registry && !kafka) throw new Error('--schema-registry needs --kafka (or LOGBOOK_KAFKA_BROKERS): the embedded log keeps single-object encoding');
@@ -140,6 +153,7 @@ async function startNode(argv: string[], phase: { starting: boolean }): Promise<
       ...optionalEntry('total', positiveFlag('--max-task-queues (LOGBOOK_MAX_TASK_QUEUES)', values['max-task-queues'])),
       ...optionalEntry('perNamespace', positiveFlag('--max-task-queues-per-namespace (LOGBOOK_MAX_TASK_QUEUES_PER_NAMESPACE)', values['max-task-queues-per-namespace'])),
     },
+    ...(taskTokenKey ? { deploymentKey: taskTokenKey } : {}),
     onProgress: (line) => log.info(line),
     onBatch: (shard, result) => metrics.recordBatch(shard, result),
     onShardTransition: shardLog.onTransition,
@@ -161,7 +175,9 @@ async function startNode(argv: string[], phase: { starting: boolean }): Promise<
     log.info(`topics '${engine.catalog.prefix}.*': replication factor ${replicationFactor}, min.insync.replicas ${minInsyncReplicas} (existing topics keep theirs)`);
   }
   metrics.watchShards(() => engine.node.shardReports(), engine.catalog.shards);
-  const server = createServer(createHttpApp({ engine, metrics: metrics.registry, selfEndpoint: endpoint, workerReports: (report) => metrics.recordWorkerReport(report), ...(taskTokenKey ? { taskTokenKey } : {}) }));
+  const app = createHttpApp({ engine, metrics: metrics.registry, selfEndpoint: endpoint, workerReports: (report) => metrics.recordWorkerReport(report), ...(taskTokenKey ? { taskTokenKey } : {}), ...(auth ? { auth } : {}) });
+  const server = tls ? createHttpsServer(tls.serverOptions, app) : createServer(app);
+  if (auth) log.info(`authentication on: ${describeAuth(auth)}`);
   try {
     await new Promise<void>((ready, fail) => {
       server.once('error', fail);

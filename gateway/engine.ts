@@ -37,6 +37,7 @@ import type { Ingress } from '../processors/ingress/ingress.js';
 import type { IngressRegistry } from '../processors/ingress/ingress-registry.js';
 import type { IngressMapping } from '../processors/ingress/ingress-mapping.js';
 import type { IngressObserver } from '../processors/ingress/ingress-source.js';
+import { PeerCalls } from './auth/peer-calls.js';
 
 /** How to run an engine node. */
 export interface EngineOptions {
@@ -81,6 +82,12 @@ export interface EngineOptions {
   readonly ingress?: readonly IngressMapping[];
   /** Receives each committed ingress batch and each ingress failure (metrics, logs). */
   readonly ingressObserver?: IngressObserver;
+  /**
+   * The key every node of the deployment shares (`--task-token-key`): it signs the HTTP task
+   * endpoints' tokens and the credentials of calls between nodes. Default: a random key, which
+   * serves a single node.
+   */
+  readonly deploymentKey?: Buffer;
 }
 
 /** How an engine node treats namespaces. */
@@ -137,6 +144,8 @@ export class Engine {
     readonly ingressRegistry: IngressRegistry,
     /** The mappings of this node's ingress file (`--ingress`), which the API cannot change. */
     readonly ingressFileMappings: readonly IngressMapping[],
+    /** Signs this node's calls to the other nodes and checks theirs (see {@link EngineOptions.deploymentKey}). */
+    readonly peers: PeerCalls,
   ) {
     this.health = new ShardHealth(node, catalog.shards);
     this.client = new CommandClient(log, catalog, serde, replies, dataConverter, { locateRun: (ns, id, runId) => this.locateRun(ns, id, runId) });
@@ -193,7 +202,7 @@ export class Engine {
         await replies.stop();
         throw error;
       });
-      return new Engine(log, catalog, serde, dataConverter, node, replies, namespaces, options.namespaces?.requireRegistration ?? false, started.ingress, started.registry, fileMappings);
+      return new Engine(log, catalog, serde, dataConverter, node, replies, namespaces, options.namespaces?.requireRegistration ?? false, started.ingress, started.registry, fileMappings, new PeerCalls(options.deploymentKey));
     } catch (error) {
       await namespaces?.close();
       await log.close();

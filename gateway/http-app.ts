@@ -20,6 +20,9 @@ import { ingressRoutes } from './ingress-routes.js';
 import { resetRoutes } from './reset-route.js';
 import { awaitRunResult, closedRunOutcome } from './run-outcome.js';
 import { forwardable } from './forwarding.js';
+import { Allow, AUTHENTICATOR, authenticateRequest } from './auth/route-rules.js';
+import { Authenticator } from './auth/authenticator.js';
+import type { AuthOptions } from './auth/auth-options.js';
 import { isWaitElapsed, standingAfterWait, withinWaitAndGrace } from './long-polls.js';
 
 /** How long a result wait waits once more for a run that closed as the first wait ran out (its answer is immediate). */
@@ -45,6 +48,8 @@ export interface HttpAppOptions {
   readonly selfEndpoint: string;
   /** The key that signs the HTTP task endpoints' tokens; every gateway of a deployment needs the same one (default: a random key, one gateway). */
   readonly taskTokenKey?: Buffer;
+  /** Authentication and authorisation (`--auth`); without it every caller may do everything, as in development. */
+  readonly auth?: AuthOptions;
   /** Where worker processes' reports go (the node's metrics); without it they are taken and dropped. */
   readonly workerReports?: (report: WorkerReport) => void;
 }
@@ -58,7 +63,9 @@ const API = '/api/v1/namespaces/:namespace/workflows';
  */
 export function createHttpApp(options: HttpAppOptions): Express {
   const { engine } = options;
+  const node = { selfEndpoint: options.selfEndpoint, peers: engine.peers };
   const app = express();
+  if (options.auth) app.locals[AUTHENTICATOR] = new Authenticator(options.auth, engine.peers);
   // First, so calls refused by any later middleware (a malformed body, a missing token) are audited too.
   app.use(auditTrail(new AuditWriter({ log: engine.log, catalog: engine.catalog, serde: engine.serde, metrics: options.metrics }), options.selfEndpoint));
   app.use(jsonBody());
@@ -66,22 +73,23 @@ export function createHttpApp(options: HttpAppOptions): Express {
   app.use(uiRoutes());
   app.use(workerReportRoutes(options.workerReports));
   // Liveness: the process answers; with where each shard held here stands.
-  app.get('/healthz', (_req, res) => {
+  app.get('/healthz', Allow.public, (_req, res) => {
     res.json({ status: 'ok', shards: engine.node.ownedShards(), states: engine.node.shardReports() });
   });
   // Readiness: every shard held here RUNNING, none failing repeatedly, no shard without an owner.
-  app.get('/readyz', async (_req, res) => {
+  app.get('/readyz', Allow.public, async (_req, res) => {
     const readiness = await engine.health.readiness();
     if (!readiness.ready) res.setHeader('retry-after', '1');
     res.status(readiness.ready ? 200 : 503).json({ status: readiness.ready ? 'ready' : 'not ready', reasons: readiness.reasons, shards: readiness.shards });
   });
-  app.get('/metrics', async (_req, res) => {
+  app.get('/metrics', Allow.deploymentReader, async (_req, res) => {
     res.setHeader('content-type', options.metrics.contentType);
     res.send(await options.metrics.metrics());
   });
+  app.use('/api/v1', authenticateRequest);
   app.use(namespaceRoutes(engine));
 
-  app.post(API, async (req, res) => {
+  app.post(API, Allow.writer, async (req, res) => {
     const namespace = requireString(req.params.namespace, 'namespace');
     const body = (req.body ?? {}) as Record<string, unknown>;
     const start = startFromBody(engine, namespace, requireString(body.workflowId, 'workflowId'), body);
@@ -90,7 +98,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
     res.status(reply.kind === 'StartAccepted' ? 201 : 200).json({ workflowId: body.workflowId, runId: reply.runId, started: reply.kind === 'StartAccepted' });
   });
 
-  app.post(`${API}/:workflowId/signal-with-start`, async (req, res) => {
+  app.post(`${API}/:workflowId/signal-with-start`, Allow.writer, async (req, res) => {
     const { namespace, workflowId } = ids(req);
     const body = (req.body ?? {}) as Record<string, unknown>;
     const start = startFromBody(engine, namespace, workflowId, body);
@@ -105,7 +113,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
     res.status(reply.kind === 'StartAccepted' ? 201 : 200).json({ workflowId, runId: reply.runId, started: reply.kind === 'StartAccepted' });
   });
 
-  app.post(`${API}/:workflowId/signals/:signalName`, async (req, res) => {
+  app.post(`${API}/:workflowId/signals/:signalName`, Allow.writer, async (req, res) => {
     const { namespace, workflowId } = ids(req);
     const body = (req.body ?? {}) as Record<string, unknown>;
     const input = optionalArray(body.args, 'args').map((a) => engine.dataConverter.toPayload(a));
@@ -115,7 +123,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
     res.status(202).json({ workflowId, signal: req.params.signalName });
   });
 
-  app.post(`${API}/:workflowId/cancel`, async (req, res) => {
+  app.post(`${API}/:workflowId/cancel`, Allow.writer, async (req, res) => {
     const { namespace, workflowId } = ids(req);
     const body = (req.body ?? {}) as Record<string, unknown>;
     const cancel = { type: 'RequestCancelWorkflowExecution' as const, identity: 'http-gateway', reason: typeof body.reason === 'string' ? body.reason : '', externalInitiator: null, childWorkflowOnly: false };
@@ -123,7 +131,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
     res.status(202).json({ workflowId, cancelRequested: true });
   });
 
-  app.post(`${API}/:workflowId/terminate`, async (req, res) => {
+  app.post(`${API}/:workflowId/terminate`, Allow.writer, async (req, res) => {
     const { namespace, workflowId } = ids(req);
     const body = (req.body ?? {}) as Record<string, unknown>;
     const terminate = { type: 'TerminateWorkflowExecution' as const, reason: typeof body.reason === 'string' ? body.reason : '', details: null, identity: 'http-gateway' };
@@ -133,7 +141,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
 
   // A query never goes through the history shard: the engine reads the run's state, sends the query
   // to the workers of its task queue and waits for their answer (see sdk/client/query-sender.ts).
-  app.post(`${API}/:workflowId/query/:queryName`, async (req, res) => {
+  app.post(`${API}/:workflowId/query/:queryName`, Allow.reader, async (req, res) => {
     const { namespace, workflowId } = ids(req);
     const body = (req.body ?? {}) as Record<string, unknown>;
     const args = optionalArray(body.args, 'args');
@@ -147,7 +155,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
   });
 
   // Forwardable: an older run of a continue-as-new chain is answered from the owner's store.
-  app.get(`${API}/:workflowId/result`, forwardable(options.selfEndpoint, async (req, res) => {
+  app.get(`${API}/:workflowId/result`, Allow.reader, forwardable(node, async (req, res) => {
     const { namespace, workflowId } = ids(req);
     const timeoutMs = req.query.timeout === undefined ? RESULT_WAIT_MS : waitOption(String(req.query.timeout), 'timeout');
     const followRuns = req.query.followRuns !== 'false' && req.query.followRuns !== '0';
@@ -170,7 +178,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
     res.json(toJsonView({ workflowId, ...answer }, engine.dataConverter));
   }, resultWaitMs));
 
-  app.get(`${API}/:workflowId`, forwardable(options.selfEndpoint, async (req, res) => {
+  app.get(`${API}/:workflowId`, Allow.reader, forwardable(node, async (req, res) => {
     const { namespace, workflowId } = ids(req);
     const state = await engine.describe(namespace, workflowId);
     if (!state) throw new HttpError(404, 'WorkflowNotFound', `workflow ${workflowId} does not exist in namespace ${namespace}`);
@@ -186,7 +194,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
     res.json(toJsonView({ executionInfo: row, ...ended }, engine.dataConverter));
   }));
 
-  app.get(`${API}/:workflowId/history`, forwardable(options.selfEndpoint, async (req, res) => {
+  app.get(`${API}/:workflowId/history`, Allow.reader, forwardable(node, async (req, res) => {
     const { namespace, workflowId } = ids(req);
     const state = await engine.describe(namespace, workflowId);
     if (!state) throw new HttpError(404, 'WorkflowNotFound', `workflow ${workflowId} does not exist in namespace ${namespace}`);

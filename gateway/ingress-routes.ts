@@ -4,6 +4,7 @@ import type { IngressMapping } from '../processors/ingress/ingress-mapping.js';
 import { parseApiMapping, type StoredIngressMapping } from '../processors/ingress/ingress-registry.js';
 import type { Engine } from './engine.js';
 import { HttpError } from './http-errors.js';
+import { Allow } from './auth/route-rules.js';
 
 /**
  * The ingress API: list the mappings a node runs, create or replace one (`PUT`), delete one. A
@@ -19,7 +20,7 @@ export function ingressRoutes(engine: Engine): Router {
     if (fromFile(name)) throw new HttpError(409, 'IngressMappingFromFile', `ingress mapping '${name}' comes from the node's ingress file (--ingress); change it there, or choose another name`);
   };
 
-  router.get('/api/v1/ingress', async (_req, res) => {
+  router.get('/api/v1/ingress', Allow.deploymentReader, async (_req, res) => {
     await registry.catchUp();
     const running = new Set(engine.ingress.sources.map((s) => s.mapping.name));
     const state = (name: string) => {
@@ -31,7 +32,7 @@ export function ingressRoutes(engine: Engine): Router {
     res.json({ mappings: [...file, ...api].sort((a, b) => a.name.localeCompare(b.name)) });
   });
 
-  router.put('/api/v1/ingress/:name', async (req, res) => {
+  router.put('/api/v1/ingress/:name', Allow.deploymentAdmin, async (req, res) => {
     const name = String(req.params.name);
     const body = req.body as unknown;
     if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new HttpError(400, 'INVALID_ARGUMENT', 'the body must be one ingress mapping as a JSON object (the options of a mapping in an ingress file)');
@@ -50,7 +51,7 @@ export function ingressRoutes(engine: Engine): Router {
     res.status(created ? 201 : 200).json({ ...mappingView(stored.mapping, 'api'), ...storedView(stored) });
   });
 
-  router.delete('/api/v1/ingress/:name', async (req, res) => {
+  router.delete('/api/v1/ingress/:name', Allow.deploymentAdmin, async (req, res) => {
     const name = String(req.params.name);
     refuseFileMapping(name);
     await registry.delete(name);

@@ -10,6 +10,7 @@ import { LogbookError } from '../topics/errors.js';
 import type { MutableStateSnapshot } from '../topics/schemas/mutable-state-snapshot/index.js';
 import { ShardUnavailableError, type Engine } from './engine.js';
 import { HttpError } from './http-errors.js';
+import type { PeerCalls } from './auth/peer-calls.js';
 
 /** Where a run stands: what a long poll whose wait ran out answers with. */
 export interface RunStanding {
@@ -35,7 +36,7 @@ export async function standingAfterWait(engine: Engine, namespace: string, workf
     state = await engine.describe(namespace, workflowId);
   } catch (error) {
     if (!(error instanceof ShardUnavailableError) || !error.ownerEndpoint) throw error;
-    return standingFromOwner(error.ownerEndpoint, namespace, workflowId, error);
+    return standingFromOwner(engine.peers, error.ownerEndpoint, namespace, workflowId, error);
   }
   if (!state) throw notFound(namespace, workflowId);
   const { runId, status } = state.executionInfo;
@@ -56,9 +57,9 @@ interface RunStateView {
 }
 
 // Any answer but 200 or 404 from the owner (it is moving, or unreachable) leaves the shard unavailable.
-async function standingFromOwner(owner: string, namespace: string, workflowId: string, unavailable: ShardUnavailableError): Promise<RunStanding> {
+async function standingFromOwner(peers: PeerCalls, owner: string, namespace: string, workflowId: string, unavailable: ShardUnavailableError): Promise<RunStanding> {
   const url = `${owner}/api/v1/namespaces/${encodeURIComponent(namespace)}/workflows/${encodeURIComponent(workflowId)}`;
-  const response = await fetch(url, { headers: { 'x-logbook-forwarded': '1' }, signal: AbortSignal.timeout(5_000) }).catch(() => {
+  const response = await fetch(url, { headers: peers.headers('GET', url), signal: AbortSignal.timeout(5_000) }).catch(() => {
     throw unavailable;
   });
   if (response.status === 404) throw notFound(namespace, workflowId);

@@ -6,6 +6,9 @@ import { namespaceProblem } from '../topics/validation/index.js';
 import type { Engine } from './engine.js';
 import { HttpError } from './http-errors.js';
 import { NamespaceGuard } from './namespace-guard.js';
+import { Allow } from './auth/route-rules.js';
+import type { AuthenticatedPrincipal } from './auth/authenticator.js';
+import { hasRole } from './auth/grants.js';
 
 const CHANGE_FIELDS = ['description', 'ownerEmail', 'state', 'retention', 'historyLimits', 'startsPerSecond', 'apiCallsPerSecond', 'taskQueueActivitiesPerSecond', 'codecRequiredTaskQueues', 'refusedSearchAttributes'];
 
@@ -24,17 +27,20 @@ export function namespaceRoutes(engine: Engine): Router {
     const problem = namespaceProblem(req.params.namespace);
     next(problem === null ? undefined : new HttpError(400, 'INVALID_ARGUMENT', problem));
   });
-  router.post('/api/v1/namespaces', async (req, res) => {
+  router.post('/api/v1/namespaces', Allow.deploymentAdmin, async (req, res) => {
     const body = objectBody(req.body, 'name');
     const name = body.name;
     if (typeof name !== 'string') throw new HttpError(400, 'INVALID_ARGUMENT', `'name' must be a non-empty string`);
     res.status(201).json(namespaceView(await invalidAs400(() => registry.register(name, changesOf(body)))));
   });
-  router.get('/api/v1/namespaces', async (_req, res) => {
+  router.get('/api/v1/namespaces', Allow.signedIn, async (_req, res) => {
     await registry.catchUp();
-    res.json({ namespaces: registry.list().map(namespaceView) });
+    // With authentication on, a caller sees the namespaces it may read, not every tenant's name.
+    const principal = res.locals.principal as AuthenticatedPrincipal | undefined;
+    const visible = registry.list().filter((ns) => !principal || principal.method === 'peer' || hasRole(principal.grants, ns.name, 'reader'));
+    res.json({ namespaces: visible.map(namespaceView) });
   });
-  router.get('/api/v1/namespaces/:namespace', async (req, res) => {
+  router.get('/api/v1/namespaces/:namespace', Allow.reader, async (req, res) => {
     await registry.catchUp();
     const namespace = registry.get(String(req.params.namespace));
     if (!namespace) throw new HttpError(404, 'NamespaceNotFound', `namespace ${req.params.namespace} is not registered`);
@@ -44,8 +50,8 @@ export function namespaceRoutes(engine: Engine): Router {
     const changes = changesOf(objectBody(req.body));
     res.json(namespaceView(await invalidAs400(() => registry.update(String(req.params.namespace), changes))));
   };
-  router.put('/api/v1/namespaces/:namespace', update);
-  router.patch('/api/v1/namespaces/:namespace', update);
+  router.put('/api/v1/namespaces/:namespace', Allow.admin, update);
+  router.patch('/api/v1/namespaces/:namespace', Allow.admin, update);
   router.use('/api/v1/namespaces/:namespace/', (req: Request, res: Response, next: NextFunction) => guard.check(req, res, next));
   return router;
 }

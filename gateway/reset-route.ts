@@ -11,11 +11,13 @@ import type { Engine } from './engine.js';
 import { ShardUnavailableError } from './engine.js';
 import { HttpError, relayAnswer, requireString } from './http-errors.js';
 import { resetWorkflow } from './reset-request.js';
+import { principalOf } from './auth/principal.js';
+import { Allow } from './auth/route-rules.js';
 
 /** The reset route; `selfEndpoint` keeps a node from forwarding to itself. */
 export function resetRoutes(engine: Engine, selfEndpoint: string): Router {
   const router = Router();
-  router.post('/api/v1/namespaces/:namespace/workflows/:workflowId/reset', async (req, res) => {
+  router.post('/api/v1/namespaces/:namespace/workflows/:workflowId/reset', Allow.writer, async (req, res) => {
     const namespace = requireString(req.params.namespace, 'namespace');
     const workflowId = requireString(req.params.workflowId, 'workflowId');
     assertValid(identifierProblem(workflowId, 'workflowId'));
@@ -40,8 +42,9 @@ export function resetRoutes(engine: Engine, selfEndpoint: string): Router {
       const forwarded = req.headers['x-logbook-forwarded'] !== undefined;
       if (!(error instanceof ShardUnavailableError) || !error.ownerEndpoint || error.ownerEndpoint === selfEndpoint || forwarded) throw error;
       // An owner that cannot be reached leaves the shard unavailable: 503, not 500.
-      const answer = await fetch(`${error.ownerEndpoint}${req.originalUrl}`, {
-        method: 'POST', headers: { 'content-type': 'application/json', 'x-logbook-forwarded': '1' }, body: JSON.stringify(body),
+      const url = `${error.ownerEndpoint}${req.originalUrl}`;
+      const answer = await fetch(url, {
+        method: 'POST', headers: { 'content-type': 'application/json', ...engine.peers.headers('POST', url, principalOf(res)) }, body: JSON.stringify(body),
       }).catch(() => {
         throw error;
       });

@@ -14,6 +14,7 @@ import { Keyspace } from '../processors/shard-runtime/store-layout.js';
 import { isStoreClosedError } from '../state-stores/kv-store.js';
 import type { Engine } from './engine.js';
 import { HttpError } from './http-errors.js';
+import type { PeerCalls } from './auth/peer-calls.js';
 
 /** How long the node asked waits for another member's answer before counting its shards as missing. */
 export const PEER_TIMEOUT_MS = 10_000;
@@ -71,14 +72,15 @@ export async function askPeers<T extends object>(engine: Engine, path: string, p
   // A member is another node when it owns shards and none of them is ours (ownership is exclusive).
   const peers = (await engine.node.members()).filter((m) => m.partitions.length > 0 && !m.partitions.some((p) => mine.has(p)));
   params.set('local', '1');
-  const answers: Array<Covered<T> | undefined> = await Promise.all(peers.map((peer) => askPeer<T>(peer, path, params)));
+  const answers: Array<Covered<T> | undefined> = await Promise.all(peers.map((peer) => askPeer<T>(engine.peers, peer, path, params)));
   return answers.filter((a): a is Covered<T> => a !== undefined);
 }
 
-async function askPeer<T extends object>(peer: GroupMember, path: string, params: URLSearchParams): Promise<Covered<T> | undefined> {
+async function askPeer<T extends object>(calls: PeerCalls, peer: GroupMember, path: string, params: URLSearchParams): Promise<Covered<T> | undefined> {
   let response: Response;
   try {
-    response = await fetch(`${peer.endpoint}${path}?${params.toString()}`, { headers: { 'x-logbook-forwarded': '1' }, signal: AbortSignal.timeout(PEER_TIMEOUT_MS) });
+    const url = `${peer.endpoint}${path}?${params.toString()}`;
+    response = await fetch(url, { headers: calls.headers('GET', url), signal: AbortSignal.timeout(PEER_TIMEOUT_MS) });
   } catch {
     return undefined;
   }

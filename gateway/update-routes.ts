@@ -27,6 +27,7 @@ import type { Engine } from './engine.js';
 import { isWaitElapsed, standingAfterWait, updateStageOf, withinWaitAndGrace } from './long-polls.js';
 import { HttpError, optionalArray, requireString } from './http-errors.js';
 import { toJsonView } from './json-views.js';
+import { Allow } from './auth/route-rules.js';
 
 const API = '/api/v1/namespaces/:namespace/workflows/:workflowId';
 const START_FIELDS = ['workflowIdReusePolicy', 'workflowExecutionTimeout', 'workflowRunTimeout', 'workflowTaskTimeout', 'searchAttributes', 'memo', 'requestId', 'retryPolicy', 'cronSchedule'] as const;
@@ -34,7 +35,7 @@ const START_FIELDS = ['workflowIdReusePolicy', 'workflowExecutionTimeout', 'work
 /** Routes that send updates and wait for their outcome. */
 export function updateRoutes(engine: Engine): Router {
   const router = Router();
-  router.post(`${API}/update/:updateName`, async (req, res) => {
+  router.post(`${API}/update/:updateName`, Allow.writer, async (req, res) => {
     const body = bodyOf(req);
     const options = callOptions(body);
     const answer = await untilWaitElapsed(engine, res, target(req), options, () => sendUpdate(engine.client, {
@@ -43,7 +44,7 @@ export function updateRoutes(engine: Engine): Router {
     }));
     if (answer) await respond(engine, res, target(req), answer);
   });
-  router.post(`${API}/update-with-start/:updateName`, async (req, res) => {
+  router.post(`${API}/update-with-start/:updateName`, Allow.writer, async (req, res) => {
     const body = bodyOf(req);
     const { namespace, workflowId } = target(req);
     const start: StartOptions = {
@@ -55,7 +56,7 @@ export function updateRoutes(engine: Engine): Router {
     const answer = await untilWaitElapsed(engine, res, { namespace, workflowId }, call, () => badInput(() => sendUpdateWithStart(engine.client, start, call)));
     if (answer) await respond(engine, res, { namespace, workflowId }, answer);
   });
-  router.get(`${API}/updates/:updateId`, async (req, res) => {
+  router.get(`${API}/updates/:updateId`, Allow.reader, async (req, res) => {
     const query = req.query as Record<string, unknown>;
     const updateId = requireString(req.params.updateId, 'updateId');
     const options = { ...callOptions({ timeout: query.timeout }), updateId };

@@ -9,21 +9,22 @@ import type { Engine } from './engine.js';
 import { HttpError, requireString } from './http-errors.js';
 import { listOpenRunsLackingPatch } from './patch-listing.js';
 import { countExecutions, DEFAULT_PAGE_SIZE, listExecutions, MAX_PAGE_SIZE } from './visibility-listing.js';
+import { Allow } from './auth/route-rules.js';
 
 /** Routes answering list and count from the visibility rows of every shard (`local=1`: this node's shards only). */
 export function visibilityRoutes(engine: Engine): Router {
   const router = Router();
-  router.get('/api/v1/namespaces/:namespace/workflows', async (req, res) => {
+  router.get('/api/v1/namespaces/:namespace/workflows', Allow.reader, async (req, res) => {
     const request = { namespace: String(req.params.namespace), query: queryOf(req), pageSize: pageSizeOf(req) };
     const token = req.query.nextPageToken;
     const answer = await listExecutions(engine, typeof token === 'string' && token !== '' ? { ...request, nextPageToken: token } : request, isLocal(req));
     res.json(answer);
   });
-  router.get('/api/v1/namespaces/:namespace/workflow-count', async (req, res) => {
+  router.get('/api/v1/namespaces/:namespace/workflow-count', Allow.reader, async (req, res) => {
     res.json(await countExecutions(engine, String(req.params.namespace), queryOf(req), isLocal(req)));
   });
   // Versioning: the open runs a patch's removal would break.
-  router.get('/api/v1/namespaces/:namespace/patches/:patchId/open-runs-lacking', async (req, res) => {
+  router.get('/api/v1/namespaces/:namespace/patches/:patchId/open-runs-lacking', Allow.reader, async (req, res) => {
     const workflowType = requireString(req.query.workflowType, 'workflowType');
     const query = { namespace: String(req.params.namespace), workflowType, patchId: String(req.params.patchId) };
     res.json(await listOpenRunsLackingPatch(engine, query, isLocal(req)));

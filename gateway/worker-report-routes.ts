@@ -2,6 +2,7 @@ import { Router } from 'express';
 import { identifierProblem } from '../topics/validation/index.js';
 import { MAX_REPORT_SAMPLES, type ActivitySample, type WorkerReport, type WorkflowTaskSample } from '../topics/wire/worker-report.js';
 import { HttpError } from './http-errors.js';
+import { Allow } from './auth/route-rules.js';
 
 const TASK_RESULTS: ReadonlySet<string> = new Set(['completed', 'failed']);
 const ACTIVITY_OUTCOMES: ReadonlySet<string> = new Set(['completed', 'failed', 'canceled', 'superseded', 'async']);
@@ -15,7 +16,7 @@ const MAX_SAMPLE_MS = 86_400_000;
  */
 export function workerReportRoutes(record: ((report: WorkerReport) => void) | undefined): Router {
   const router = Router();
-  router.post('/api/v1/worker-reports', (req, res) => {
+  router.post('/api/v1/worker-reports', Allow.signedIn, (req, res) => {
     const report = reportOf(req.body);
     record?.(report);
     res.status(202).json({ accepted: report.workflowTasks.length + report.activities.length });

@@ -4,6 +4,7 @@ import type { AuditRecord } from '../../topics/schemas/audit-record/index.js';
 import type { Engine } from '../engine.js';
 import { HttpError } from '../http-errors.js';
 import { readAuditTrail, type AuditQuery } from './audit-reader.js';
+import { Allow } from '../auth/route-rules.js';
 
 /** Records a query answers when it names no `limit`. */
 export const DEFAULT_AUDIT_LIMIT = 100;
@@ -22,11 +23,11 @@ export function auditRoutes(engine: Pick<Engine, 'log' | 'catalog' | 'serde'>): 
     const page = await readAuditTrail(engine.log, engine.catalog, engine.serde, query);
     return { order: 'newest-first', records: page.records.map(auditRecordView), truncated: page.truncated };
   };
-  router.get('/api/v1/audit', async (req, res) => {
+  router.get('/api/v1/audit', Allow.deploymentAdmin, async (req, res) => {
     const namespace = optionalText(req, 'namespace');
     res.json(await answer(queryOf(req, namespace)));
   });
-  router.get('/api/v1/namespaces/:namespace/audit', async (req, res) => {
+  router.get('/api/v1/namespaces/:namespace/audit', Allow.admin, async (req, res) => {
     res.json(await answer(queryOf(req, String(req.params.namespace))));
   });
   return router;

@@ -11,3 +11,8 @@ export interface Principal {
 
 /** The principal of every request when authentication is off. */
 export const ANONYMOUS: Principal = { subject: 'anonymous', method: 'none' };
+
+/** The principal a request runs as (anonymous until authentication says otherwise). */
+export function principalOf(res: { locals: Record<string, unknown> }): Principal {
+  return (res.locals.principal as Principal | undefined) ?? ANONYMOUS;
+}

@@ -8,6 +8,7 @@ import type { Engine } from '../engine.js';
 import { requireString } from '../http-errors.js';
 import { toJsonView } from '../json-views.js';
 import { ScheduleService } from './schedule-service.js';
+import { Allow } from '../auth/route-rules.js';
 
 const SCHEDULES = '/api/v1/namespaces/:namespace/schedules';
 const SCHEDULE = `${SCHEDULES}/:scheduleId`;
@@ -17,42 +18,42 @@ export function scheduleRoutes(engine: Engine): Router {
   const router = Router();
   const schedules = new ScheduleService(engine);
 
-  router.post(SCHEDULES, async (req, res) => {
+  router.post(SCHEDULES, Allow.writer, async (req, res) => {
     res.status(201).json(await schedules.create(namespaceOf(req), req.body ?? null));
   });
-  router.get(SCHEDULES, async (req, res) => {
+  router.get(SCHEDULES, Allow.reader, async (req, res) => {
     res.json({ schedules: await schedules.list(namespaceOf(req)) });
   });
-  router.get(SCHEDULE, async (req, res) => {
+  router.get(SCHEDULE, Allow.reader, async (req, res) => {
     const { namespace, scheduleId } = idsOf(req);
     res.json(toJsonView(await schedules.describe(namespace, scheduleId), engine.dataConverter));
   });
-  router.put(SCHEDULE, async (req, res) => {
+  router.put(SCHEDULE, Allow.writer, async (req, res) => {
     const { namespace, scheduleId } = idsOf(req);
     await schedules.update(namespace, scheduleId, req.body ?? null);
     res.json({ scheduleId, updated: true });
   });
-  router.delete(SCHEDULE, async (req, res) => {
+  router.delete(SCHEDULE, Allow.writer, async (req, res) => {
     const { namespace, scheduleId } = idsOf(req);
     await schedules.delete(namespace, scheduleId);
     res.json({ scheduleId, deleted: true });
   });
-  router.post(`${SCHEDULE}/pause`, async (req, res) => {
+  router.post(`${SCHEDULE}/pause`, Allow.writer, async (req, res) => {
     const { namespace, scheduleId } = idsOf(req);
     await schedules.pause(namespace, scheduleId, bodyField(req, 'note'));
     res.status(202).json({ scheduleId, paused: true });
   });
-  router.post(`${SCHEDULE}/unpause`, async (req, res) => {
+  router.post(`${SCHEDULE}/unpause`, Allow.writer, async (req, res) => {
     const { namespace, scheduleId } = idsOf(req);
     await schedules.unpause(namespace, scheduleId, bodyField(req, 'note'));
     res.status(202).json({ scheduleId, paused: false });
   });
-  router.post(`${SCHEDULE}/trigger`, async (req, res) => {
+  router.post(`${SCHEDULE}/trigger`, Allow.writer, async (req, res) => {
     const { namespace, scheduleId } = idsOf(req);
     await schedules.trigger(namespace, scheduleId, bodyField(req, 'overlap'));
     res.status(202).json({ scheduleId, triggered: true });
   });
-  router.post(`${SCHEDULE}/backfill`, async (req, res) => {
+  router.post(`${SCHEDULE}/backfill`, Allow.writer, async (req, res) => {
     const { namespace, scheduleId } = idsOf(req);
     await schedules.backfill(namespace, scheduleId, req.body ?? null);
     res.status(202).json({ scheduleId, backfilled: true });

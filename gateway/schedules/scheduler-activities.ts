@@ -92,7 +92,7 @@ async function isOpen(engine: Engine, namespace: string, run: RunRef): Promise<b
   } catch (error) {
     if (!(error instanceof ShardUnavailableError) || !error.ownerEndpoint) throw error;
     const url = `${error.ownerEndpoint}/api/v1/namespaces/${encodeURIComponent(namespace)}/workflows/${encodeURIComponent(run.workflowId)}`;
-    const response = await fetch(url, { headers: { 'x-logbook-forwarded': '1' } });
+    const response = await fetch(url, { headers: engine.peers.headers('GET', url) });
     if (response.status === 404) return false;
     if (!response.ok) throw new LogbookError('SHARD_UNAVAILABLE', `describe of ${run.workflowId} at ${error.ownerEndpoint} answered ${response.status}`, { retriable: true });
     info = ((await response.json()) as { executionInfo?: { runId: string; firstExecutionRunId: string; status: string } }).executionInfo;

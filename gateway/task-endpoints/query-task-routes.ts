@@ -9,6 +9,7 @@ import { decodeQueryToken, encodeQueryToken } from './query-token.js';
 import type { TokenSigner } from './token-signer.js';
 import { QUEUE, queueOf, withinWait } from './task-queue-path.js';
 import { bodyOf, failureOf, invalid, rawPayload, waitMsOf } from './wire-values.js';
+import { Allow } from '../auth/route-rules.js';
 
 /** A query read this long after its deadline is dropped unanswered (clock skew between machines). */
 const DEADLINE_SKEW_ALLOWANCE_MS = 5_000;
@@ -23,7 +24,7 @@ const DEADLINE_SKEW_ALLOWANCE_MS = 5_000;
 export function queryTaskRoutes(bridges: TaskBridges): Router {
   const router = Router();
 
-  router.post(`${QUEUE}/query-tasks/poll`, async (req, res) => {
+  router.post(`${QUEUE}/query-tasks/poll`, Allow.taskQueue, async (req, res) => {
     const { namespace, taskQueue } = queueOf(req);
     const body = bodyOf(req.body);
     // Required as on the task polls, though a query's answer names no poller.
@@ -34,7 +35,7 @@ export function queryTaskRoutes(bridges: TaskBridges): Router {
     await handOutQuery(bridge, taskQueue, deadline, res, bridges.signer);
   });
 
-  router.post(`${QUEUE}/query-tasks/answer`, async (req, res) => {
+  router.post(`${QUEUE}/query-tasks/answer`, Allow.taskQueue, async (req, res) => {
     const { namespace, taskQueue } = queueOf(req);
     const body = bodyOf(req.body);
     const token = decodeQueryToken(body.taskToken, namespace, taskQueue, bridges.signer);

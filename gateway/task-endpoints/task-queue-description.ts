@@ -4,6 +4,7 @@ import { consumerLag } from '../../topics/log/consumer-lag.js';
 import type { Engine } from '../engine.js';
 import { HttpError } from '../http-errors.js';
 import { QUEUE, queueOf } from './task-queue-path.js';
+import { Allow } from '../auth/route-rules.js';
 
 /** One partition of a task topic: how far its worker group has come. */
 export interface TaskPartitionDescription {
@@ -34,7 +35,7 @@ export interface TaskKindDescription {
  */
 export function taskQueueDescriptionRoutes(engine: Engine): Router {
   const router = Router();
-  router.get(QUEUE, async (req, res) => {
+  router.get(QUEUE, Allow.reader, async (req, res) => {
     const { namespace, taskQueue } = queueOf(req);
     const { catalog, log } = engine;
     const topics = catalog.taskTopics(namespace, taskQueue);

@@ -14,6 +14,7 @@ import type { TokenSigner } from './token-signer.js';
 import { bodyOf, decodePayloadsOf, failureOf, invalid, optionalPayload, rawPayload, waitMsOf } from './wire-values.js';
 import { decodedActivityView } from './decoded-activity-view.js';
 import type { ActivityTask } from '../../topics/schemas/activity-task/index.js';
+import { Allow } from '../auth/route-rules.js';
 
 /** Lease of a handed-out task without a start-to-close timeout of its own. */
 const DEFAULT_LEASE_MS = 60_000;
@@ -40,7 +41,7 @@ export function taskRoutes(engine: Engine, taskTokenKey?: Buffer): Router {
   const converter = engine.dataConverter;
   router.use(queryTaskRoutes(bridges));
 
-  router.post(`${QUEUE}/workflow-tasks/poll`, async (req, res) => {
+  router.post(`${QUEUE}/workflow-tasks/poll`, Allow.taskQueue, async (req, res) => {
     const { namespace, taskQueue } = queueOf(req);
     const body = bodyOf(req.body);
     const identity = requireString(body.identity, 'identity');
@@ -50,7 +51,7 @@ export function taskRoutes(engine: Engine, taskTokenKey?: Buffer): Router {
     await handOut(bridge, 'workflow', identity, deadline, res, (task) => (task.startToCloseTimeoutMs > 0 ? task.startToCloseTimeoutMs : DEFAULT_LEASE_MS), toRawView);
   });
 
-  router.post(`${QUEUE}/workflow-tasks/complete`, async (req, res) => {
+  router.post(`${QUEUE}/workflow-tasks/complete`, Allow.taskQueue, async (req, res) => {
     const { token, body } = tokenOf(req, 'workflow');
     if (!Array.isArray(body.commands)) throw invalid(`'commands' must be an array of workflow commands (raw view)`);
     const commands = fromRawView(body.commands) as WorkflowCommand[];
@@ -63,7 +64,7 @@ export function taskRoutes(engine: Engine, taskTokenKey?: Buffer): Router {
     await done(token, res);
   });
 
-  router.post(`${QUEUE}/workflow-tasks/fail`, async (req, res) => {
+  router.post(`${QUEUE}/workflow-tasks/fail`, Allow.taskQueue, async (req, res) => {
     const { token, body } = tokenOf(req, 'workflow');
     const cause = (body.cause ?? 'WorkflowWorkerUnhandledFailure') as WorkflowTaskFailedCause;
     if (typeof cause !== 'string' || !(cause in FailedCauses)) throw invalid(`'cause' must be one of ${Object.keys(FailedCauses).join(', ')}`);
@@ -72,7 +73,7 @@ export function taskRoutes(engine: Engine, taskTokenKey?: Buffer): Router {
     await done(token, res);
   });
 
-  router.post(`${QUEUE}/activity-tasks/poll`, async (req, res) => {
+  router.post(`${QUEUE}/activity-tasks/poll`, Allow.taskQueue, async (req, res) => {
     const { namespace, taskQueue } = queueOf(req);
     const body = bodyOf(req.body);
     const identity = requireString(body.identity, 'identity');
@@ -84,7 +85,7 @@ export function taskRoutes(engine: Engine, taskTokenKey?: Buffer): Router {
     await handOut(bridge, 'activity', identity, deadline, res, (task) => task.startToCloseTimeoutMs ?? DEFAULT_LEASE_MS, view);
   });
 
-  router.post(`${QUEUE}/activity-tasks/complete`, async (req, res) => {
+  router.post(`${QUEUE}/activity-tasks/complete`, Allow.taskQueue, async (req, res) => {
     const { token, body } = tokenOf(req, 'activity');
     // `payload`: bytes the worker encoded itself; otherwise `result` is JSON for the engine's converter.
     const result = body.payload !== undefined ? rawPayload(body.payload, 'payload') : converter.toPayload(body.result);
@@ -92,7 +93,7 @@ export function taskRoutes(engine: Engine, taskTokenKey?: Buffer): Router {
     await done(token, res);
   });
 
-  router.post(`${QUEUE}/activity-tasks/fail`, async (req, res) => {
+  router.post(`${QUEUE}/activity-tasks/fail`, Allow.taskQueue, async (req, res) => {
     const { token, body } = tokenOf(req, 'activity');
     const failure = failureOf(body.failure, 'failure', converter);
     const lastHeartbeatDetails = optionalPayload(body.lastHeartbeatDetails, converter);
@@ -100,13 +101,13 @@ export function taskRoutes(engine: Engine, taskTokenKey?: Buffer): Router {
     await done(token, res);
   });
 
-  router.post(`${QUEUE}/activity-tasks/canceled`, async (req, res) => {
+  router.post(`${QUEUE}/activity-tasks/canceled`, Allow.taskQueue, async (req, res) => {
     const { token, body } = tokenOf(req, 'activity');
     await bridges.write(token, { type: 'ActivityTaskCanceled', ...attemptRef(token), details: optionalPayload(body.details, converter) });
     await done(token, res);
   });
 
-  router.post(`${QUEUE}/activity-tasks/heartbeat`, async (req, res) => {
+  router.post(`${QUEUE}/activity-tasks/heartbeat`, Allow.taskQueue, async (req, res) => {
     const { token, body } = tokenOf(req, 'activity');
     await bridges.write(token, { type: 'ActivityTaskHeartbeat', ...attemptRef(token), details: optionalPayload(body.details, converter) });
     const watch = await bridges.cancellations(token.namespace, token.taskQueue);

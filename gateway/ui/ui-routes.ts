@@ -7,6 +7,7 @@
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { Router } from 'express';
+import { Allow } from '../auth/route-rules.js';
 
 const ENTRY = fileURLToPath(new URL('./app/main.ts', import.meta.url));
 
@@ -59,9 +60,9 @@ function appScript(): Promise<string> {
 export function uiRoutes(): Router {
   const router = Router();
   const page = (_req: unknown, res: { type(t: string): { send(b: string): void } }) => res.type('html').send(SHELL);
-  router.get('/', page);
-  router.get(['/namespaces', '/namespaces/*rest'], page);
-  router.get('/ui/app.js', async (_req, res) => {
+  router.get('/', Allow.public, page);
+  router.get(['/namespaces', '/namespaces/*rest'], Allow.public, page);
+  router.get('/ui/app.js', Allow.public, async (_req, res) => {
     res.type('application/javascript').setHeader('cache-control', 'no-cache');
     res.send(await appScript());
   });

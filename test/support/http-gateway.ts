@@ -5,12 +5,12 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { Engine } from '../../gateway/engine.js';
-import { createHttpApp } from '../../gateway/http-app.js';
+import { createHttpApp, type HttpAppOptions } from '../../gateway/http-app.js';
 import { EngineMetrics } from '../../gateway/metrics.js';
 
-/** Serves `engine`'s HTTP API on 127.0.0.1 and a free port; close the server when done. */
-export async function serveGateway(engine: Engine): Promise<Server> {
-  const server = createServer(createHttpApp({ engine, metrics: new EngineMetrics(false).registry, selfEndpoint: 'self' }));
+/** Serves `engine`'s HTTP API on 127.0.0.1 and a free port (with `options`, e.g. `auth`); close the server when done. */
+export async function serveGateway(engine: Engine, options: Partial<HttpAppOptions> = {}): Promise<Server> {
+  const server = createServer(createHttpApp({ engine, metrics: new EngineMetrics(false).registry, selfEndpoint: 'self', ...options }));
   await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
   return server;
 }

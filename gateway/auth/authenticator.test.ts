@@ -1,0 +1,204 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { request } from 'node:https';
+import type { Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import { exportJWK, generateKeyPair, SignJWT } from 'jose';
+import { addressOf, serveGateway } from '../../test/support/http-gateway.js';
+import { Engine } from '../engine.js';
+import { createHttpApp } from '../http-app.js';
+import { EngineMetrics } from '../metrics.js';
+import { authOptionsFromFlags } from './auth-options.js';
+import { listenerTlsFromFlags } from './listener-tls.js';
+import { PeerCalls } from './peer-calls.js';
+import { grantsOf, hasRole, mayServeQueue } from './grants.js';
+
+/** How each credential is taken or refused, and what the 401 and 403 answers say. */
+
+const SECRET = 'authenticator-test-secret-of-32-bytes-or-more';
+const NAMESPACES = '/api/v1/namespaces/billing/workflows';
+
+let directory: string;
+let engine: Engine;
+let server: Server;
+let base: string;
+let rsa: Awaited<ReturnType<typeof generateKeyPair>>;
+
+const sign = (claims: Record<string, unknown>, options: { secret?: string; expires?: string | number; issuer?: string } = {}) =>
+  new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setSubject('alice').setExpirationTime(options.expires ?? '5m').setIssuer(options.issuer ?? 'https://login.example').sign(new TextEncoder().encode(options.secret ?? SECRET));
+
+async function get(path: string, headers: Record<string, string> = {}): Promise<{ status: number; code?: string; message?: string; authenticate: string | null }> {
+  const response = await fetch(`${base}${path}`, { headers });
+  const json = (await response.json().catch(() => ({}))) as { code?: string; message?: string };
+  return { status: response.status, ...json, authenticate: response.headers.get('www-authenticate') };
+}
+
+before(async () => {
+  directory = await mkdtemp(join(tmpdir(), 'logbook-authn-'));
+  rsa = await generateKeyPair('RS256');
+  const jwksFile = join(directory, 'jwks.json');
+  await writeFile(jwksFile, JSON.stringify({ keys: [{ ...(await exportJWK(rsa.publicKey)), kid: 'k1', alg: 'RS256' }] }));
+  engine = await Engine.start({ log: { kind: 'embedded', directory: join(directory, 'log') }, dataDirectory: join(directory, 'data'), endpoint: 'http://127.0.0.1:0', shards: 1 });
+  const auth = authOptionsFromFlags({ auth: true, 'auth-jwt-secret': SECRET, 'auth-jwks': jwksFile, 'auth-issuer': 'https://login.example' }, false)!;
+  server = await serveGateway(engine, { auth });
+  base = addressOf(server);
+});
+after(async () => {
+  server.close();
+  await engine.stop();
+  await rm(directory, { recursive: true, force: true });
+});
+
+describe('bearer tokens', () => {
+  test('a request without a credential gets 401 saying what to send, with WWW-Authenticate', async () => {
+    const answer = await get(NAMESPACES);
+    assert.equal(answer.status, 401);
+    assert.equal(answer.code, 'UNAUTHENTICATED');
+    assert.match(answer.message!, /Authorization: Bearer/);
+    assert.match(answer.authenticate ?? '', /^Bearer/);
+  });
+
+  test('an HS256 token with the reader role lists the namespace; an RS256 token from the JWKS does too', async () => {
+    assert.equal((await get(NAMESPACES, { authorization: `Bearer ${await sign({ permissions: ['billing:reader'] })}` })).status, 200);
+    const rs = await new SignJWT({ permissions: ['billing:read'] }).setProtectedHeader({ alg: 'RS256', kid: 'k1' }).setSubject('bob').setIssuer('https://login.example').setExpirationTime('5m').sign(rsa.privateKey);
+    assert.equal((await get(NAMESPACES, { authorization: `Bearer ${rs}` })).status, 200);
+  });
+
+  test('expired, wrongly signed, wrong-issuer, unsigned and malformed tokens are refused with 401 naming why', async () => {
+    const cases: Array<[string, RegExp]> = [
+      [await sign({ permissions: ['billing:reader'] }, { expires: Math.floor(Date.now() / 1000) - 60 }), /expired/],
+      [await sign({ permissions: ['billing:reader'] }, { secret: 'another-secret-that-is-also-32-bytes-long' }), /signature does not verify/],
+      [await sign({ permissions: ['billing:reader'] }, { issuer: 'https://evil.example' }), /claim 'iss'/],
+      [`${Buffer.from('{"alg":"none"}').toString('base64url')}.${Buffer.from('{"sub":"x","permissions":["*:admin"]}').toString('base64url')}.`, /algorithm none is not accepted/],
+      ['not-a-jwt', /not a JWT/],
+    ];
+    for (const [bearer, why] of cases) {
+      const answer = await get(NAMESPACES, { authorization: `Bearer ${bearer}` });
+      assert.equal(answer.status, 401, bearer);
+      assert.match(answer.message!, why);
+    }
+    const basic = await get(NAMESPACES, { authorization: 'Basic YWxpY2U6c2VjcmV0' });
+    assert.equal(basic.status, 401);
+    assert.match(basic.message!, /must be 'Bearer <token>'/);
+  });
+
+  test('a valid token whose claims cannot be read is refused with 403 naming the claim', async () => {
+    const answer = await get(NAMESPACES, { authorization: `Bearer ${await sign({ permissions: 'billing:reader' })}` });
+    assert.equal(answer.status, 403);
+    assert.match(answer.message!, /claim 'permissions' must be an array/);
+    const unknownRole = await get(NAMESPACES, { authorization: `Bearer ${await sign({ permissions: ['billing:owner'] })}` });
+    assert.match(unknownRole.message!, /unknown role 'owner'/);
+  });
+
+  test('403 names the role needed and what the caller holds', async () => {
+    const response = await fetch(`${base}${NAMESPACES}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${await sign({ permissions: ['billing:reader'] })}` }, body: '{}' });
+    const json = (await response.json()) as { code: string; message: string };
+    assert.equal(response.status, 403);
+    assert.equal(json.code, 'PERMISSION_DENIED');
+    assert.match(json.message, /'alice' may not POST .*needs the writer role in namespace billing \(permission "billing:writer"\), and holds billing:reader/);
+  });
+
+  test('the namespace list shows a caller only the namespaces it may read', async () => {
+    for (const name of ['billing', 'shipping']) {
+      await fetch(`${base}/api/v1/namespaces`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${await sign({ permissions: ['*:admin'] })}` }, body: JSON.stringify({ name }) });
+    }
+    const response = await fetch(`${base}/api/v1/namespaces`, { headers: { authorization: `Bearer ${await sign({ permissions: ['billing:reader'] })}` } });
+    const names = ((await response.json()) as { namespaces: Array<{ name: string }> }).namespaces.map((n) => n.name);
+    assert.deepEqual(names, ['billing']);
+  });
+});
+
+describe('calls between nodes', () => {
+  test("a peer credential signed with another deployment's key, or for another path, is refused with 401", async () => {
+    const forged = new PeerCalls().headers('GET', `${base}${NAMESPACES}`);
+    assert.equal((await get(NAMESPACES, forged)).status, 401);
+    const ours = engine.peers.headers('GET', `${base}/api/v1/namespaces/billing/workflow-count`);
+    const answer = await get(NAMESPACES, ours);
+    assert.equal(answer.status, 401);
+    assert.match(answer.message!, /issued for GET \/api\/v1\/namespaces\/billing\/workflow-count, not this call/);
+    assert.equal((await get(NAMESPACES, engine.peers.headers('GET', `${base}${NAMESPACES}`))).status, 200);
+  });
+});
+
+describe('flags', () => {
+  test('auth settings without --auth, --auth without a way in, and a short secret are refused naming the flag', () => {
+    assert.throws(() => authOptionsFromFlags({ 'auth-jwt-secret': SECRET }, false), /--auth-jwt-secret needs --auth/);
+    assert.throws(() => authOptionsFromFlags({ auth: true }, false), /--auth needs a way to authenticate/);
+    assert.throws(() => authOptionsFromFlags({ auth: true, 'auth-jwt-secret': 'short' }, false), /at least 32 bytes, got 5/);
+    assert.throws(() => authOptionsFromFlags({ auth: true, 'auth-mtls-principals': '/nonexistent.json' }, false), /needs --tls-client-ca/);
+    assert.equal(authOptionsFromFlags({}, false), undefined);
+  });
+});
+
+describe('grants', () => {
+  test('roles include the weaker ones, * covers every namespace, and worker covers every queue of its namespace', () => {
+    const grants = grantsOf({ permissions: ['billing:write', 'shipping:worker', 'ops:reader', 'ops:admin'], taskQueues: ['hr:payroll'] });
+    assert.ok(hasRole(grants, 'billing', 'reader') && hasRole(grants, 'billing', 'writer') && !hasRole(grants, 'billing', 'admin'));
+    assert.ok(hasRole(grants, 'ops', 'admin'), 'the stronger of two roles in one namespace holds');
+    assert.ok(!hasRole(grants, 'shipping', 'reader'), 'worker is not a reader');
+    assert.ok(mayServeQueue(grants, 'shipping', 'any') && mayServeQueue(grants, 'hr', 'payroll') && !mayServeQueue(grants, 'hr', 'bonus') && !mayServeQueue(grants, 'billing', 'x'));
+    const everything = grantsOf({ permissions: ['*:admin'] });
+    assert.ok(hasRole(everything, 'anything', 'admin') && mayServeQueue(everything, 'anything', 'q'));
+    assert.throws(() => grantsOf({ taskQueues: ['nocolon'] }), /not a "namespace:value" string/);
+  });
+});
+
+describe('client certificates (mTLS)', () => {
+  let https: ReturnType<typeof createHttpsServer>;
+  let port: number;
+  const pki: Record<string, Buffer> = {};
+
+  before(async () => {
+    const dir = join(directory, 'pki');
+    execFileSync('mkdir', ['-p', dir]);
+    const ssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
+    ssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '1', '-subj', '/CN=test-ca');
+    for (const name of ['server', 'billing-worker', 'stranger']) {
+      ssl('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', `/CN=${name === 'server' ? 'localhost' : name}`);
+      await writeFile(join(dir, 'ext.cnf'), 'subjectAltName=DNS:localhost,IP:127.0.0.1\n');
+      ssl('x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', `${name}.pem`, '-days', '1', '-extfile', 'ext.cnf');
+    }
+    ssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'rogue.key', '-out', 'rogue.pem', '-days', '1', '-subj', '/CN=billing-worker');
+    for (const file of ['ca.pem', 'server.pem', 'server.key', 'billing-worker.pem', 'billing-worker.key', 'stranger.pem', 'stranger.key', 'rogue.pem', 'rogue.key']) pki[file] = execFileSync('cat', [join(dir, file)]);
+    const principals = join(dir, 'principals.json');
+    await writeFile(principals, JSON.stringify({ 'billing-worker': { permissions: ['billing:reader'] } }));
+    const tls = listenerTlsFromFlags({ 'tls-cert': join(dir, 'server.pem'), 'tls-key': join(dir, 'server.key'), 'tls-client-ca': join(dir, 'ca.pem') })!;
+    const auth = authOptionsFromFlags({ auth: true, 'auth-mtls-principals': principals }, tls.clientCertificates)!;
+    https = createHttpsServer(tls.serverOptions, createHttpApp({ engine, metrics: new EngineMetrics(false).registry, selfEndpoint: 'self', auth }));
+    await new Promise<void>((ready) => https.listen(0, '127.0.0.1', ready));
+    port = (https.address() as { port: number }).port;
+  });
+  after(() => {
+    https.closeAllConnections();
+    https.close();
+  });
+
+  const call = (path: string, who?: string) =>
+    new Promise<{ status: number; message: string }>((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port, path, ca: pki['ca.pem'], ...(who ? { cert: pki[`${who}.pem`], key: pki[`${who}.key`] } : {}) }, (res) => {
+        let body = '';
+        res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, message: (JSON.parse(body || '{}') as { message?: string }).message ?? '' }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+
+  test("a certificate of the client CA whose subject is in the principals file gets its roles; others are refused", async () => {
+    assert.equal((await call(NAMESPACES, 'billing-worker')).status, 200);
+    assert.equal((await call('/api/v1/namespaces/shipping/workflows', 'billing-worker')).status, 403);
+    const stranger = await call(NAMESPACES, 'stranger');
+    assert.equal(stranger.status, 403);
+    assert.match(stranger.message, /no entry in the principals file/);
+    const rogue = await call(NAMESPACES, 'rogue');
+    assert.equal(rogue.status, 401);
+    assert.match(rogue.message, /client certificate was refused/);
+    const none = await call(NAMESPACES);
+    assert.equal(none.status, 401);
+    assert.match(none.message, /or a client certificate/);
+  });
+});

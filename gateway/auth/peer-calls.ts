@@ -1,0 +1,68 @@
+/**
+ * Calls one node of a deployment makes to another on a caller's behalf (a read forwarded to the
+ * shard's owner, a reset, a wait's standing, visibility coverage, a schedule's describe). The first
+ * node authenticated and authorised the caller; the peer trusts that, because the call carries a
+ * short-lived credential signed with the deployment's key (the one that signs task tokens, shared
+ * by every node through `--task-token-key`), bound to the method and path it was made for.
+ * @module
+ */
+import { randomBytes } from 'node:crypto';
+import type { Principal } from './principal.js';
+import { MIN_KEY_BYTES, TokenSigner } from '../task-endpoints/token-signer.js';
+import { HttpError } from '../http-errors.js';
+
+/** Marks a call as coming from another node (the receiving node does not forward it again). */
+export const FORWARDED_HEADER = 'x-logbook-forwarded';
+/** The peer credential of a call from another node. */
+export const PEER_HEADER = 'x-logbook-peer';
+
+/** How long a peer credential is taken: one call's worth, with room for clock skew between nodes. */
+const PEER_CREDENTIAL_TTL_MS = 60_000;
+
+interface PeerClaims {
+  /** Who the first node served. */
+  readonly sub: string;
+  readonly method: string;
+  readonly path: string;
+  readonly exp: number;
+}
+
+/** Signs this node's calls to its peers and checks theirs. */
+export class PeerCalls {
+  private readonly signer: TokenSigner;
+
+  /** @param deploymentKey the key every node of the deployment shares (default: a random one, a single node) */
+  constructor(deploymentKey: Buffer = randomBytes(MIN_KEY_BYTES)) {
+    this.signer = new TokenSigner(deploymentKey);
+  }
+
+  /**
+   * The headers of a call to a peer.
+   * @param method the HTTP method of the call
+   * @param url the URL called (the credential is bound to its path and query)
+   * @param onBehalfOf whom the call serves (default: the node itself)
+   */
+  headers(method: string, url: string, onBehalfOf?: Principal): Record<string, string> {
+    const { pathname, search } = new URL(url);
+    const claims: PeerClaims = { sub: onBehalfOf?.subject ?? 'peer', method: method.toUpperCase(), path: `${pathname}${search}`, exp: Date.now() + PEER_CREDENTIAL_TTL_MS };
+    return { [FORWARDED_HEADER]: '1', [PEER_HEADER]: this.signer.sign(Buffer.from(JSON.stringify(claims)).toString('base64url')) };
+  }
+
+  /**
+   * The principal a peer call runs as.
+   * @throws HttpError 401 when the credential was not signed with this deployment's key, is for
+   *   another method or path, or has expired
+   */
+  verify(credential: string, method: string, path: string): Principal {
+    let payload: string;
+    try {
+      payload = this.signer.verify(credential);
+    } catch {
+      throw new HttpError(401, 'UNAUTHENTICATED', `the ${PEER_HEADER} credential was not signed with this deployment's key: give every node the same --task-token-key`);
+    }
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as PeerClaims;
+    if (claims.method !== method.toUpperCase() || claims.path !== path) throw new HttpError(401, 'UNAUTHENTICATED', `the ${PEER_HEADER} credential was issued for ${claims.method} ${claims.path}, not this call`);
+    if (claims.exp < Date.now()) throw new HttpError(401, 'UNAUTHENTICATED', `the ${PEER_HEADER} credential has expired`);
+    return { subject: claims.sub, method: 'peer' };
+  }
+}
