@@ -4,8 +4,10 @@
  * `/namespaces`, `…/task-queues/:queue`. Links inside the page change the address without a load.
  * @module
  */
-import { api } from './api.js';
+import { api, whenUnauthenticated } from './api.js';
 import { h, link, replace } from './dom.js';
+import { bearerToken, codecSettings, setBearerToken, tokenSubject } from './session.js';
+import { codecPanel, signInPanel } from './settings-panels.js';
 import { namespaceList, scheduleList, schedulePage, taskQueuePage } from './other-pages.js';
 import { workflowList } from './workflow-list.js';
 import { workflowPage } from './workflow-page.js';
@@ -32,8 +34,30 @@ async function renderHeader(namespace: string): Promise<void> {
   const names = await api<{ namespaces: Array<{ name: string }> }>('GET', '/api/v1/namespaces').then((r) => r.namespaces.map((n) => n.name)).catch(() => [] as string[]);
   for (const name of new Set(['default', ...names, namespace])) switcher.appendChild(h('option', { value: name, selected: name === namespace }, name));
   const ns = encodeURIComponent(namespace);
-  replace(header, h('strong', {}, 'Logbook'), link(`/namespaces/${ns}/workflows`, 'Workflows'), link(`/namespaces/${ns}/schedules`, 'Schedules'), link('/namespaces', 'Namespaces'), h('label', {}, 'namespace ', switcher));
+  const token = bearerToken();
+  const signOut = () => {
+    setBearerToken(undefined);
+    void route();
+  };
+  const codec = h('button', { id: 'codec', type: 'button', onclick: () => showPanel(codecPanel(() => void route())) }, codecSettings() ? 'Codec: on' : 'Codec');
+  const who = token ? h('span', { id: 'signed-in' }, tokenSubject(token), ' ', h('button', { id: 'sign-out', type: 'button', onclick: signOut }, 'Sign out')) : null;
+  replace(header, h('strong', {}, 'Logbook'), link(`/namespaces/${ns}/workflows`, 'Workflows'), link(`/namespaces/${ns}/schedules`, 'Schedules'), link('/namespaces', 'Namespaces'), h('label', {}, 'namespace ', switcher), codec, who);
 }
+
+/** Stops the current page and shows a form in its place. */
+function showPanel(panel: HTMLElement): void {
+  stopCurrent();
+  stopCurrent = () => undefined;
+  navigation++;
+  replace(main, panel);
+}
+
+// A 401 from any call: the page gives way to the sign-in form (once, however many calls were refused).
+whenUnauthenticated((message) => {
+  if (document.getElementById('sign-in')) return;
+  if (bearerToken()) setBearerToken(undefined);
+  showPanel(signInPanel(message, () => void route()));
+});
 
 async function route(): Promise<void> {
   stopCurrent();
