@@ -3,8 +3,8 @@
  * @module
  */
 import { Command, Option } from 'commander';
-import { gatewayCall } from '../../sdk/client/gateway-call.js';
 import { withGatewayOptions, type Action } from './context.js';
+import { gatewayRequest } from './gateway-request.js';
 import { renderList, type Column } from './output.js';
 
 type Row = Record<string, unknown>;
@@ -36,7 +36,7 @@ export function auditCommand(action: Action): Command {
         if (typeof o.workflowId === 'string') query.set('workflowId', o.workflowId);
         if (typeof o.since === 'string') query.set('since', o.since);
         query.set('limit', String(o.limit));
-        const page = await gatewayCall<{ records: Row[]; truncated: boolean }>('GET', `${c.address}/api/v1/audit?${query}`);
+        const page = await gatewayRequest<{ records: Row[]; truncated: boolean }>(c, 'GET', `/api/v1/audit?${query}`);
         c.print(renderList(page.records, c.output, COLUMNS));
         if (page.truncated && c.output === 'table') c.print('(the scan stopped at its bound: older calls may match; narrow it with --since)');
       }),

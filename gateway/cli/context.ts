@@ -5,6 +5,7 @@
 import { Option, type Command } from 'commander';
 import { OUTPUT_FORMATS, type OutputFormat } from './output.js';
 import { usage } from './errors.js';
+import { codecEndpoint, plainValues, type PayloadCodecView } from './codec-endpoint.js';
 
 /** Where a command's calls go and how it prints. */
 export interface CliContext {
@@ -13,6 +14,10 @@ export interface CliContext {
   readonly namespace: string;
   readonly output: OutputFormat;
   readonly verbose: boolean;
+  /** `--api-key`: sent to the gateway as `Authorization: Bearer <key>` on every call. */
+  readonly apiKey: string | undefined;
+  /** The values the command prints and sends, through `--codec-endpoint` when one is given. */
+  readonly values: PayloadCodecView;
   /** Prints one result (stdout). */
   readonly print: (text: string) => void;
 }
@@ -20,19 +25,45 @@ export interface CliContext {
 /** Wraps a command's action: it runs with the command's context, options and arguments; the program reports what it throws. */
 export type Action = (run: (context: CliContext, options: Record<string, unknown>, ...args: string[]) => Promise<void>) => (...args: unknown[]) => Promise<void>;
 
-/** Adds `--address`, `--namespace`, `--output` and `--verbose` to a command that calls a gateway. */
+/**
+ * Adds `--address`, `--namespace`, `--output`, `--verbose`, `--api-key` and the codec endpoint's
+ * `--codec-endpoint` and `--codec-token` to a command that calls a gateway. Secrets are read from
+ * the environment through commander's `env`, so `--help` names the variable, never shows its value.
+ */
 export function withGatewayOptions(command: Command): Command {
   return command
     .addOption(new Option('--address <host:port>', 'the gateway (LOGBOOK_ADDRESS)').default(process.env.LOGBOOK_ADDRESS ?? '127.0.0.1:8233'))
     .addOption(new Option('-n, --namespace <name>', 'the namespace (LOGBOOK_NAMESPACE)').default(process.env.LOGBOOK_NAMESPACE ?? 'default'))
     .addOption(new Option('-o, --output <format>', 'how to print').choices(OUTPUT_FORMATS).default('table'))
+    .addOption(new Option('--api-key <token>', 'bearer token for a gateway run with --auth').env('LOGBOOK_API_KEY'))
+    .addOption(new Option('--codec-endpoint <url>', 'codec endpoint that decodes the payloads shown and encodes --input, e.g. http://127.0.0.1:8888').env('LOGBOOK_CODEC_ENDPOINT'))
+    .addOption(new Option('--codec-token <token>', "the codec endpoint's bearer token").env('LOGBOOK_CODEC_TOKEN'))
     .option('--verbose', 'print the stack of an error', false);
 }
 
 /** The context of a command run with {@link withGatewayOptions}. */
 export function contextOf(command: Command, print: (text: string) => void): CliContext {
-  const options = command.opts<{ address: string; namespace: string; output: OutputFormat; verbose: boolean }>();
-  return { address: baseUrl(options.address), namespace: options.namespace, output: options.output, verbose: options.verbose, print };
+  const options = command.opts<{ address: string; namespace: string; output: OutputFormat; verbose: boolean; apiKey?: string; codecEndpoint?: string; codecToken?: string }>();
+  return {
+    address: baseUrl(options.address),
+    namespace: options.namespace,
+    output: options.output,
+    verbose: options.verbose,
+    // An empty LOGBOOK_API_KEY is no key, not an empty bearer token the gateway would refuse.
+    apiKey: options.apiKey || undefined,
+    values: options.codecEndpoint ? codecEndpoint(options.codecEndpoint, options.codecToken || undefined) : plainValues,
+    print,
+  };
+}
+
+/** The flag of a command that sends values: the data subject the codec endpoint encrypts them under. */
+export function withSubjectOption(command: Command): Command {
+  return command.option('--subject <id>', 'encode --input under this data subject (needs --codec-endpoint; default: the endpoint\'s default subject)');
+}
+
+/** Each `--input` value read as JSON and, with a codec endpoint, encoded there (under `--subject`). */
+export function encodedInputs(c: CliContext, o: Record<string, unknown>): Promise<unknown[]> {
+  return c.values.encode(jsonInputs(o.input as string[] | undefined), o.subject as string | undefined);
 }
 
 /** `host:port` or an http(s) URL as a base URL. */

@@ -4,15 +4,18 @@
  *
  * Exit codes: 0 done; 1 the operation ran and its outcome is a failure (a workflow that failed,
  * was cancelled, terminated or timed out; a history that does not replay); 2 bad usage; 3 not
- * found; 4 refused by the gateway (a 4xx naming the rule); 5 the gateway could not be reached or
- * failed (5xx), or the engine could not start; 6 the wait ran out first (a run still open at
- * `--timeout`, a query no worker answered in time).
+ * found; 4 refused by the gateway (a 4xx naming the rule, a 403 naming the role the API key lacks);
+ * 5 the gateway or the codec endpoint could not be reached or failed (5xx), or the engine could not
+ * start; 6 the wait ran out first (a run still open at `--timeout`, a query no worker answered in
+ * time); 7 not authenticated (a 401: no `--api-key`, or one the gateway refused; a codec endpoint
+ * refusing `--codec-token`): the remedy is a credential, not a role; 8 a payload's data subject was
+ * erased (`KeyErased` from the codec endpoint): the value is gone by design.
  * @module
  */
 import { WorkflowClientError } from '../../sdk/client/gateway-call.js';
 import { InvalidArgumentError } from '../../sdk/client/option-rules.js';
 
-export const EXIT = { OK: 0, FAILED: 1, USAGE: 2, NOT_FOUND: 3, REFUSED: 4, UNAVAILABLE: 5, TIMED_OUT: 6 } as const;
+export const EXIT = { OK: 0, FAILED: 1, USAGE: 2, NOT_FOUND: 3, REFUSED: 4, UNAVAILABLE: 5, TIMED_OUT: 6, UNAUTHENTICATED: 7, KEY_ERASED: 8 } as const;
 
 /** The engine's codes for a wait that ran out, not for a gateway in trouble. */
 const WAITS: ReadonlySet<string> = new Set(['REPLY_TIMEOUT', 'QUERY_TIMEOUT']);
@@ -33,12 +36,16 @@ export function usage(message: string): CliError {
   return new CliError(message, EXIT.USAGE);
 }
 
-/** The exit code and one-line message of any error a command threw. */
-export function describeError(error: unknown, address: string): { exitCode: number; message: string } {
+/**
+ * The exit code and one-line message of any error a command threw; `sentApiKey` says whether the
+ * call carried `--api-key`, so a 401 says which remedy applies.
+ */
+export function describeError(error: unknown, address: string, sentApiKey = false): { exitCode: number; message: string } {
   if (error instanceof CliError) return { exitCode: error.exitCode, message: error.message };
   if (error instanceof InvalidArgumentError) return { exitCode: EXIT.USAGE, message: error.message };
   if (error instanceof WorkflowClientError) {
     if (WAITS.has(error.code)) return { exitCode: EXIT.TIMED_OUT, message: `${error.code}: ${error.message}` };
+    if (error.status === 401) return { exitCode: EXIT.UNAUTHENTICATED, message: unauthenticated(error, address, sentApiKey) };
     const exitCode = error.status === 404 ? EXIT.NOT_FOUND : error.status >= 500 ? EXIT.UNAVAILABLE : EXIT.REFUSED;
     return { exitCode, message: `${error.code}: ${error.message}` };
   }
@@ -48,4 +55,9 @@ export function describeError(error: unknown, address: string): { exitCode: numb
     return { exitCode: EXIT.UNAVAILABLE, message: `no Logbook gateway answers at ${address} (${reason}); start one with \`logbook server start-dev\` (or \`npm start\`) or pass --address` };
   }
   return { exitCode: EXIT.FAILED, message: error instanceof Error ? error.message : String(error) };
+}
+
+function unauthenticated(error: WorkflowClientError, address: string, sentApiKey: boolean): string {
+  const remedy = sentApiKey ? `the gateway at ${address} refused the API key` : `the gateway at ${address} requires an API key: pass --api-key <token> (or set LOGBOOK_API_KEY)`;
+  return `${error.code}: ${remedy} (${error.message})`;
 }

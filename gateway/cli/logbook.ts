@@ -25,12 +25,14 @@ export function logbookProgram(print: (text: string) => void = (text) => console
     const command = args.at(-1) as Command;
     const positionals = args.slice(0, -2).map(String);
     let address = '';
+    let sentApiKey = false;
     try {
       const context = contextOf(command, print);
       address = context.address;
+      sentApiKey = context.apiKey !== undefined;
       await run(context, command.opts(), ...positionals);
     } catch (error) {
-      const { exitCode, message } = describeError(error, address);
+      const { exitCode, message } = describeError(error, address, sentApiKey);
       printError(`error: ${message}`);
       if (command.opts().verbose && error instanceof Error && error.stack) printError(error.stack);
       process.exitCode = exitCode;

@@ -3,10 +3,11 @@
  * @module
  */
 import { Command, Option } from 'commander';
-import { NamespaceClient, type NamespaceDescription, type NamespaceSettings } from '../../sdk/client/namespace-client.js';
+import type { NamespaceDescription, NamespaceSettings } from '../../sdk/client/namespace-client.js';
 import { withGatewayOptions } from './context.js';
 import type { Action } from './context.js';
 import { renderList, renderRecord, type Column } from './output.js';
+import { namespaceClientOf } from './sdk-clients.js';
 
 const LIST_COLUMNS: readonly Column<NamespaceDescription>[] = [
   { heading: 'Name', value: (n) => n.name },
@@ -49,16 +50,16 @@ export function namespaceCommand(action: Action): Command {
   });
 
   add(settings(new Command('register').description('register a namespace').argument('<name>'))).action(action(async (c, o, name) => {
-    c.print(renderRecord((await new NamespaceClient({ address: c.address }).register(name as string, settingsOf(o))) as unknown as Record<string, unknown>, c.output));
+    c.print(renderRecord((await namespaceClientOf(c).register(name as string, settingsOf(o))) as unknown as Record<string, unknown>, c.output));
   }));
   add(new Command('list').description('every namespace')).action(action(async (c) => {
-    c.print(renderList(await new NamespaceClient({ address: c.address }).list(), c.output, LIST_COLUMNS));
+    c.print(renderList(await namespaceClientOf(c).list(), c.output, LIST_COLUMNS));
   }));
   add(new Command('describe').description('one namespace').argument('<name>')).action(action(async (c, _o, name) => {
-    c.print(renderRecord((await new NamespaceClient({ address: c.address }).describe(name as string)) as unknown as Record<string, unknown>, c.output));
+    c.print(renderRecord((await namespaceClientOf(c).describe(name as string)) as unknown as Record<string, unknown>, c.output));
   }));
   add(settings(new Command('update').description("change a namespace's settings").argument('<name>'))).action(action(async (c, o, name) => {
-    c.print(renderRecord((await new NamespaceClient({ address: c.address }).update(name as string, settingsOf(o))) as unknown as Record<string, unknown>, c.output));
+    c.print(renderRecord((await namespaceClientOf(c).update(name as string, settingsOf(o))) as unknown as Record<string, unknown>, c.output));
   }));
   return namespace;
 }

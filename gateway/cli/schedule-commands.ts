@@ -4,12 +4,13 @@
  * @module
  */
 import { Command, Option } from 'commander';
-import { ScheduleClient, type ScheduleDefinitionOptions, type ScheduleListEntry } from '../../sdk/client/schedule-client.js';
+import type { ScheduleDefinitionOptions, ScheduleListEntry } from '../../sdk/client/schedule-client.js';
 import { OVERLAP_POLICIES, type OverlapPolicy } from '../../sdk/schedules/schedule-definition.js';
-import { collect, jsonInputs, withGatewayOptions, type CliContext } from './context.js';
+import { collect, encodedInputs, withGatewayOptions, withSubjectOption, type CliContext } from './context.js';
 import type { Action } from './context.js';
 import { usage } from './errors.js';
 import { renderList, renderRecord, type Column } from './output.js';
+import { scheduleClientOf } from './sdk-clients.js';
 
 const LIST_COLUMNS: readonly Column<ScheduleListEntry>[] = [
   { heading: 'Schedule id', value: (s) => s.scheduleId },
@@ -20,7 +21,7 @@ const LIST_COLUMNS: readonly Column<ScheduleListEntry>[] = [
 /** `schedule` and its subcommands. */
 export function scheduleCommand(action: Action): Command {
   const schedule = new Command('schedule').description('create and manage schedules');
-  const client = (c: CliContext) => new ScheduleClient({ address: c.address, namespace: c.namespace });
+  const client = scheduleClientOf;
   // addCommand answers the parent: the subcommand is returned to take its action.
   const add = (command: Command): Command => {
     schedule.addCommand(withGatewayOptions(command));
@@ -30,7 +31,7 @@ export function scheduleCommand(action: Action): Command {
   const done = (c: CliContext, what: string, scheduleId: unknown) => c.print(c.output === 'table' ? `${what} ${String(scheduleId)}` : JSON.stringify({ scheduleId, done: what }));
 
   add(definitionOptions(id(new Command('create').description('create a schedule'))).option('--paused', 'create it paused', false).option('--note <text>', 'why (shown by describe)')).action(action(async (c, o) => {
-    await client(c).create({ scheduleId: o.scheduleId as string, ...definitionOf(o), state: { paused: o.paused === true, ...(o.note ? { note: o.note as string } : {}) } });
+    await client(c).create({ scheduleId: o.scheduleId as string, ...(await definitionOf(c, o)), state: { paused: o.paused === true, ...(o.note ? { note: o.note as string } : {}) } });
     done(c, 'created', o.scheduleId);
   }));
 
@@ -39,7 +40,8 @@ export function scheduleCommand(action: Action): Command {
   }));
 
   add(id(new Command('describe').description('the schedule: spec, action, state, recent and upcoming actions'))).action(action(async (c, o) => {
-    c.print(renderRecord((await client(c).getHandle(o.scheduleId as string).describe()) as unknown as Record<string, unknown>, c.output));
+    const described = await c.values.decode(await client(c).getHandle(o.scheduleId as string).describe());
+    c.print(renderRecord(described as unknown as Record<string, unknown>, c.output));
   }));
 
   add(id(new Command('trigger').description('take an action now')).addOption(overlapOption())).action(action(async (c, o) => {
@@ -65,7 +67,7 @@ export function scheduleCommand(action: Action): Command {
   }));
 
   add(definitionOptions(id(new Command('update').description("replace the schedule's spec, action and policies (its state is kept)")))).action(action(async (c, o) => {
-    await client(c).getHandle(o.scheduleId as string).update(definitionOf(o));
+    await client(c).getHandle(o.scheduleId as string).update(await definitionOf(c, o));
     done(c, 'updated', o.scheduleId);
   }));
 
@@ -83,7 +85,7 @@ function overlapOption(): Option {
 
 /** The flags of a schedule's definition (create, update). */
 function definitionOptions(command: Command): Command {
-  return command
+  return withSubjectOption(command)
     .option('--cron <expression>', 'a cron expression (repeat for more)', collect)
     .option('--interval <every[/offset]>', 'e.g. 1h or 1d/2h (repeat for more)', collect)
     .option('--time-zone <zone>', 'IANA time zone of the cron expressions')
@@ -98,7 +100,8 @@ function definitionOptions(command: Command): Command {
     .option('--catchup-window <duration>', 'how late a missed action may still be taken');
 }
 
-function definitionOf(o: Record<string, unknown>): ScheduleDefinitionOptions {
+/** A schedule's definition; with a codec endpoint, its action's input encoded there. */
+async function definitionOf(c: CliContext, o: Record<string, unknown>): Promise<ScheduleDefinitionOptions> {
   const cron = (o.cron as string[] | undefined) ?? [];
   const intervals = ((o.interval as string[] | undefined) ?? []).map((text) => {
     const [every, offset] = text.split('/');
@@ -118,7 +121,7 @@ function definitionOf(o: Record<string, unknown>): ScheduleDefinitionOptions {
       workflowType: o.type as string,
       taskQueue: o.taskQueue as string,
       ...(o.workflowId ? { workflowId: o.workflowId as string } : {}),
-      args: jsonInputs(o.input as string[]),
+      args: await encodedInputs(c, o),
     },
     ...(o.overlapPolicy || o.catchupWindow ? { policies: { ...(o.overlapPolicy ? { overlap: o.overlapPolicy as OverlapPolicy } : {}), ...(o.catchupWindow ? { catchupWindow: o.catchupWindow as string } : {}) } } : {}),
   };

@@ -3,9 +3,9 @@
  * @module
  */
 import { Command } from 'commander';
-import { gatewayCall } from '../../sdk/client/gateway-call.js';
 import type { TaskKindDescription } from '../task-endpoints/task-queue-description.js';
 import { withGatewayOptions, type Action } from './context.js';
+import { gatewayRequest } from './gateway-request.js';
 import { renderList, type Column } from './output.js';
 
 type Row = { kind: string; partition: number; endOffset: number; committedOffset: number; backlog: number; pollers: number };
@@ -24,8 +24,8 @@ export function taskQueueCommand(action: Action): Command {
   taskQueue.addCommand(
     withGatewayOptions(new Command('describe').description('backlog, lag and pollers of each partition of the queue').requiredOption('-t, --task-queue <queue>', 'the queue')).action(
       action(async (c, o) => {
-        const url = `${c.address}/api/v1/namespaces/${encodeURIComponent(c.namespace)}/task-queues/${encodeURIComponent(o.taskQueue as string)}`;
-        const described = await gatewayCall<{ namespace: string; taskQueue: string; kinds: TaskKindDescription[] }>('GET', url);
+        const path = `/api/v1/namespaces/${encodeURIComponent(c.namespace)}/task-queues/${encodeURIComponent(o.taskQueue as string)}`;
+        const described = await gatewayRequest<{ namespace: string; taskQueue: string; kinds: TaskKindDescription[] }>(c, 'GET', path);
         if (c.output !== 'table') {
           c.print(c.output === 'json' ? JSON.stringify(described, null, 2) : JSON.stringify(described));
           return;

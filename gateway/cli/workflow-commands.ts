@@ -7,11 +7,12 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Command, Option } from 'commander';
-import { WorkflowClient, type ClientStartOptions, type WorkflowExecutionInfo, type WorkflowOutcome } from '../../sdk/client/workflow-client.js';
-import { collect, jsonInputs, withGatewayOptions, type CliContext } from './context.js';
+import type { ClientStartOptions, WorkflowExecutionInfo, WorkflowOutcome } from '../../sdk/client/workflow-client.js';
+import { collect, encodedInputs, jsonInputs, withGatewayOptions, withSubjectOption, type CliContext } from './context.js';
 import type { Action } from './context.js';
 import { CliError, EXIT, usage } from './errors.js';
 import { renderList, renderRecord, type Column } from './output.js';
+import { workflowClientOf } from './sdk-clients.js';
 
 const LIST_COLUMNS: readonly Column<WorkflowExecutionInfo>[] = [
   { heading: 'Workflow id', value: (r) => r.workflowId },
@@ -35,7 +36,7 @@ const CLOSING_EVENTS: ReadonlySet<string> = new Set([
 /** `workflow` and its subcommands. */
 export function workflowCommand(action: Action): Command {
   const workflow = new Command('workflow').description('start, inspect and change workflows');
-  const client = (c: CliContext) => new WorkflowClient({ address: c.address, namespace: c.namespace });
+  const client = workflowClientOf;
   // addCommand answers the parent: the subcommand is returned to take its action.
   const add = (command: Command): Command => {
     workflow.addCommand(withGatewayOptions(command));
@@ -45,13 +46,13 @@ export function workflowCommand(action: Action): Command {
   const handleOf = (c: CliContext, o: Record<string, unknown>) => client(c).getHandle(o.workflowId as string, o.runId as string | undefined);
 
   add(startOptions(new Command('start').description('start a workflow; prints its ids'))).action(action(async (c, o) => {
-    const handle = await client(c).start(o.type as string, startOptionsOf(o));
+    const handle = await client(c).start(o.type as string, await startOptionsOf(c, o));
     c.print(renderRecord({ workflowId: handle.workflowId, runId: handle.runId }, c.output));
   }));
 
   add(startOptions(new Command('execute').description('start a workflow and wait for its result (exit 1 unless it completed)'))).action(action(async (c, o) => {
-    const handle = await client(c).start(o.type as string, startOptionsOf(o));
-    printOutcome(c, await handle.result(o.timeout as string));
+    const handle = await client(c).start(o.type as string, await startOptionsOf(c, o));
+    await printOutcome(c, await handle.result(o.timeout as string));
   }));
 
   add(new Command('list').description('list runs, newest first').option('-q, --query <query>', "visibility query, e.g. \"WorkflowType = 'order' AND ExecutionStatus = 'Running'\"", '').option('--limit <n>', 'at most this many', '100')).action(action(async (c, o) => {
@@ -61,7 +62,7 @@ export function workflowCommand(action: Action): Command {
       rows.push(row);
       if (rows.length >= limit) break;
     }
-    c.print(renderList(rows, c.output, LIST_COLUMNS));
+    c.print(renderList(await c.values.decode(rows), c.output, LIST_COLUMNS));
   }));
 
   add(new Command('count').description('count runs').option('-q, --query <query>', 'visibility query', '')).action(action(async (c, o) => {
@@ -70,21 +71,21 @@ export function workflowCommand(action: Action): Command {
   }));
 
   add(target(new Command('describe').description('the run: status, pending activities and timers, memo, search attributes'))).action(action(async (c, o) => {
-    const described = await handleOf(c, o).describe();
+    const described = await c.values.decode(await handleOf(c, o).describe());
     c.print(c.output === 'table' ? renderRecord(summaryOf(described), 'table') : renderRecord(described, c.output));
   }));
 
   add(target(new Command('show').description("the run's history; --follow prints new events until it closes")).option('-f, --follow', 'keep printing events until the run closes', false)).action(action(async (c, o) => {
     let handle = handleOf(c, o);
     if (!o.follow) {
-      c.print(renderList((await handle.fetchHistory()) as Event[], c.output, EVENT_COLUMNS));
+      c.print(renderList((await c.values.decode(await handle.fetchHistory())) as Event[], c.output, EVENT_COLUMNS));
       return;
     }
     // Followed by its run id: after a continue-as-new the workflow's current run is another one.
     if (!o.runId) handle = client(c).getHandle(o.workflowId as string, ((await handle.describe()) as { executionInfo: { runId: string } }).executionInfo.runId);
     let shown = 0;
     for (;;) {
-      const events = (await handle.fetchHistory()) as Event[];
+      const events = (await c.values.decode(await handle.fetchHistory())) as Event[];
       for (const event of events.slice(shown)) c.print(c.output === 'table' ? `${event.eventId}\t${new Date(event.eventTime).toISOString()}\t${event.attributes.type}` : JSON.stringify(event));
       shown = events.length;
       if (events.some((e) => CLOSING_EVENTS.has(e.attributes.type))) return;
@@ -93,16 +94,16 @@ export function workflowCommand(action: Action): Command {
   }));
 
   add(target(new Command('result').description('wait for the run to close and print its result (exit 1 unless it completed)')).option('--timeout <duration>', 'how long to wait', '1h')).action(action(async (c, o) => {
-    printOutcome(c, await handleOf(c, o).result(o.timeout as string));
+    await printOutcome(c, await handleOf(c, o).result(o.timeout as string));
   }));
 
-  add(target(new Command('signal').description('signal the run')).requiredOption('--name <signal>', 'the signal').option('-i, --input <json>', 'an argument as JSON (repeat for more)', collect)).action(action(async (c, o) => {
-    await handleOf(c, o).signal(o.name as string, ...jsonInputs(o.input as string[]));
+  add(withSubjectOption(target(new Command('signal').description('signal the run')).requiredOption('--name <signal>', 'the signal').option('-i, --input <json>', 'an argument as JSON (repeat for more)', collect))).action(action(async (c, o) => {
+    await handleOf(c, o).signal(o.name as string, ...(await encodedInputs(c, o)));
     c.print(c.output === 'table' ? `signalled ${String(o.workflowId)} with ${String(o.name)}` : JSON.stringify({ workflowId: o.workflowId, signal: o.name }));
   }));
 
-  add(target(new Command('query').description("ask one of the run's query handlers")).requiredOption('--type <query>', 'the query').option('-i, --input <json>', 'an argument as JSON (repeat for more)', collect)).action(action(async (c, o) => {
-    const result = await handleOf(c, o).query(o.type as string, ...jsonInputs(o.input as string[]));
+  add(withSubjectOption(target(new Command('query').description("ask one of the run's query handlers")).requiredOption('--type <query>', 'the query').option('-i, --input <json>', 'an argument as JSON (repeat for more)', collect))).action(action(async (c, o) => {
+    const result = await c.values.decode(await handleOf(c, o).query(o.type as string, ...(await encodedInputs(c, o))));
     c.print(c.output === 'table' && typeof result === 'string' ? result : JSON.stringify(result ?? null, null, c.output === 'json' ? 2 : undefined));
   }));
 
@@ -111,8 +112,9 @@ export function workflowCommand(action: Action): Command {
     c.print(c.output === 'table' ? trace : JSON.stringify({ stackTrace: trace }));
   }));
 
-  add(target(new Command('update').description('send an update and print its result')).requiredOption('--name <update>', 'the update').option('-i, --input <json>', 'an argument as JSON (repeat for more)', collect).option('--update-id <id>', 'deduplicates the update')).action(action(async (c, o) => {
-    const result = await handleOf(c, o).executeUpdate(o.name as string, { args: jsonInputs(o.input as string[]), ...(o.updateId ? { updateId: o.updateId as string } : {}) });
+  add(withSubjectOption(target(new Command('update').description('send an update and print its result')).requiredOption('--name <update>', 'the update').option('-i, --input <json>', 'an argument as JSON (repeat for more)', collect).option('--update-id <id>', 'deduplicates the update'))).action(action(async (c, o) => {
+    const sent = await handleOf(c, o).executeUpdate(o.name as string, { args: await encodedInputs(c, o), ...(o.updateId ? { updateId: o.updateId as string } : {}) });
+    const result = await c.values.decode(sent);
     c.print(c.output === 'table' && typeof result === 'string' ? result : JSON.stringify(result ?? null, null, c.output === 'json' ? 2 : undefined));
   }));
 
@@ -136,7 +138,7 @@ export function workflowCommand(action: Action): Command {
 
 /** The flags of a start (Temporal CLI's names). */
 function startOptions(command: Command): Command {
-  return command
+  return withSubjectOption(command)
     .requiredOption('--type <workflow type>', 'the workflow type')
     .requiredOption('-t, --task-queue <queue>', 'the task queue')
     .option('-w, --workflow-id <id>', 'the workflow id (default: a new UUID)')
@@ -151,16 +153,19 @@ function startOptions(command: Command): Command {
     .option('--timeout <duration>', 'execute: how long to wait for the result', '1h');
 }
 
-function startOptionsOf(o: Record<string, unknown>): ClientStartOptions {
-  const memo = Object.fromEntries(((o.memo as string[] | undefined) ?? []).map((entry) => {
+/** A start's options; with a codec endpoint, its input and memo values encoded there. */
+async function startOptionsOf(c: CliContext, o: Record<string, unknown>): Promise<ClientStartOptions> {
+  const entries = ((o.memo as string[] | undefined) ?? []).map((entry) => {
     const at = entry.indexOf('=');
     if (at <= 0) throw usage(`--memo ${JSON.stringify(entry)} must be key=json`);
-    return [entry.slice(0, at), jsonInputs([entry.slice(at + 1)], '--memo')[0]];
-  }));
+    return [entry.slice(0, at), jsonInputs([entry.slice(at + 1)], '--memo')[0]] as const;
+  });
+  const memoValues = await c.values.encode(entries.map(([, value]) => value), o.subject as string | undefined);
+  const memo = Object.fromEntries(entries.map(([key], i) => [key, memoValues[i]]));
   return {
     workflowId: (o.workflowId as string | undefined) ?? randomUUID(),
     taskQueue: o.taskQueue as string,
-    args: jsonInputs(o.input as string[]),
+    args: await encodedInputs(c, o),
     ...(o.executionTimeout ? { workflowExecutionTimeout: o.executionTimeout as string } : {}),
     ...(o.runTimeout ? { workflowRunTimeout: o.runTimeout as string } : {}),
     ...(o.taskTimeout ? { workflowTaskTimeout: o.taskTimeout as string } : {}),
@@ -171,9 +176,9 @@ function startOptionsOf(o: Record<string, unknown>): ClientStartOptions {
   };
 }
 
-/** Prints how the run closed; anything but Completed exits 1. */
-function printOutcome(c: CliContext, outcome: WorkflowOutcome): void {
-  const record = { runId: outcome.runId, status: outcome.status, result: outcome.result, failure: outcome.failure, newExecutionRunId: outcome.newExecutionRunId };
+/** Prints how the run closed (its result and failure details decoded); anything but Completed exits 1. */
+async function printOutcome(c: CliContext, outcome: WorkflowOutcome): Promise<void> {
+  const record = await c.values.decode({ runId: outcome.runId, status: outcome.status, result: outcome.result, failure: outcome.failure, newExecutionRunId: outcome.newExecutionRunId });
   c.print(renderRecord(record, c.output));
   if (outcome.status !== 'Completed') throw new CliError(`the run ended ${outcome.status}${outcome.failure ? `: ${outcome.failure.message}` : ''}`, EXIT.FAILED);
 }
