@@ -1,4 +1,5 @@
 import { gatewayCall } from './gateway-call.js';
+import { accessOf, type GatewayAccess, type GatewayClientOptions } from '../common/gateway-access.js';
 
 /** A namespace as the gateway describes it. */
 export interface NamespaceDescription {
@@ -56,9 +57,12 @@ export interface NamespaceSettings {
  */
 export class NamespaceClient {
   private readonly base: string;
+  private readonly access: GatewayAccess;
 
-  constructor(options: { address: string }) {
-    this.base = `${options.address.replace(/\/$/, '')}/api/v1/namespaces`;
+  /** `apiKey` and `metadata` go with every call (or the `access` of a connection). */
+  constructor(options: GatewayClientOptions) {
+    this.access = accessOf(options);
+    this.base = `${this.access.baseUrl}/api/v1/namespaces`;
   }
 
   register(name: string, settings: NamespaceSettings = {}): Promise<NamespaceDescription> {
@@ -78,6 +82,6 @@ export class NamespaceClient {
   }
 
   private call<T = NamespaceDescription>(method: string, path: string, body?: unknown): Promise<T> {
-    return gatewayCall<T>(method, `${this.base}${path}`, body);
+    return gatewayCall<T>(method, `${this.base}${path}`, body, this.access);
   }
 }

@@ -1,4 +1,5 @@
 import { LogbookError } from '../../topics/errors.js';
+import { GatewayAccess } from '../common/gateway-access.js';
 
 /**
  * What a query must know about the run it asks, read from the shard that owns the run (a read,
@@ -77,22 +78,24 @@ export function queryTargetOfHistory(workflowId: string, runId: string, events: 
 /**
  * Locates runs through a gateway's HTTP API (`GET …/workflows/{id}`, forwarded to the shard's
  * owner by the gateway), for clients that write to Kafka but have no engine in their process.
+ * Given a {@link GatewayAccess}, the reads carry its credentials.
  * @example
  * const { client } = await connectLogClient(log, catalog, { locateRun: gatewayRunLocator('http://127.0.0.1:8233') });
  * const status = await client.query('order-1', 'status');
  */
-export function gatewayRunLocator(address: string): RunLocator {
+export function gatewayRunLocator(address: string | GatewayAccess): RunLocator {
+  const access = typeof address === 'string' ? new GatewayAccess(address) : address;
   return async (namespace, workflowId, runId) => {
-    const base = `${address}/api/v1/namespaces/${encodeURIComponent(namespace)}/workflows/${encodeURIComponent(workflowId)}`;
-    const state = await getJson<RunStateView>(base);
+    const base = `${access.baseUrl}/api/v1/namespaces/${encodeURIComponent(namespace)}/workflows/${encodeURIComponent(workflowId)}`;
+    const state = await getJson<RunStateView>(access, base);
     if (runId === undefined || runId === state.executionInfo.runId) return queryTargetOf(state);
-    const { events } = await getJson<{ events: HistoryEventView[] }>(`${base}/history?raw=1&runId=${encodeURIComponent(runId)}`);
+    const { events } = await getJson<{ events: HistoryEventView[] }>(access, `${base}/history?raw=1&runId=${encodeURIComponent(runId)}`);
     return queryTargetOfHistory(workflowId, runId, events);
   };
 }
 
-async function getJson<T>(url: string): Promise<T> {
-  const response = await fetch(url);
+async function getJson<T>(access: GatewayAccess, url: string): Promise<T> {
+  const response = await access.fetch(url);
   const body = (await response.json().catch(() => ({}))) as { code?: string; message?: string };
   if (!response.ok) {
     throw new LogbookError(body.code ?? 'HTTP_ERROR', body.message ?? `GET ${url}: HTTP ${response.status}`, { retriable: response.status >= 500 });

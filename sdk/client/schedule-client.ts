@@ -8,6 +8,7 @@ import type { Duration } from '../workflow/duration.js';
 import type { OverlapPolicy } from '../schedules/schedule-definition.js';
 import type { ScheduleDescription } from '../schedules/scheduler-protocol.js';
 import { gatewayCall } from './gateway-call.js';
+import { accessOf, type GatewayAccess, type GatewayClientOptions } from '../common/gateway-access.js';
 
 /** An instant: a Date, epoch milliseconds or an RFC 3339 string. */
 export type Instant = Date | number | string;
@@ -98,9 +99,12 @@ export interface ScheduleHandle {
  */
 export class ScheduleClient {
   private readonly base: string;
+  private readonly access: GatewayAccess;
 
-  constructor(options: { address?: string; namespace?: string } = {}) {
-    this.base = `${options.address ?? 'http://127.0.0.1:8233'}/api/v1/namespaces/${encodeURIComponent(options.namespace ?? 'default')}/schedules`;
+  /** `apiKey` and `metadata` go with every call (or the `access` of a connection). */
+  constructor(options: GatewayClientOptions & { namespace?: string } = {}) {
+    this.access = accessOf(options);
+    this.base = `${this.access.baseUrl}/api/v1/namespaces/${encodeURIComponent(options.namespace ?? 'default')}/schedules`;
   }
 
   /** Creates a schedule; fails with 409 `ScheduleAlreadyRunning` if the id is taken, 400 `INVALID_SCHEDULE` naming a bad field. */
@@ -131,7 +135,7 @@ export class ScheduleClient {
   }
 
   private call<T>(method: string, path: string, body?: unknown): Promise<T> {
-    return gatewayCall<T>(method, `${this.base}${path}`, body);
+    return gatewayCall<T>(method, `${this.base}${path}`, body, this.access);
   }
 }
 

@@ -1,12 +1,12 @@
 import type { HistoryEvent } from '../../topics/schemas/history-event/index.js';
 import { historyFromExport } from '../replay/history-export.js';
 import { assertValid, namespaceProblem, optionalIdentifierProblem } from '../../topics/validation/index.js';
-import { gatewayCall, WorkflowClientError } from './gateway-call.js';
+import { exchangeJson, gatewayCall, WorkflowClientError } from './gateway-call.js';
 import { checkIdentifier, checkStartTarget, optionalDurationOption, waitOption } from './option-rules.js';
 import type { WorkflowRetryOptions } from './workflow-retry-policy.js';
 import { executeUpdateWithStart, startUpdateWithStart, workflowUpdateMethods, type UpdateExchange, type UpdateReference, type UpdateWithStartOptions, type WorkflowUpdateMethods } from './workflow-updates.js';
-import { exchangeJson } from './gateway-call.js';
 import type { ClientPayloads } from './client-payloads.js';
+import { accessOf, type GatewayAccess, type GatewayClientOptions } from '../common/gateway-access.js';
 
 export { WorkflowUpdateFailedError, type UpdateReference, type WorkflowUpdateHandle } from './workflow-updates.js';
 
@@ -119,7 +119,7 @@ export interface WorkflowExecutionPage {
  * to signal, query, cancel, terminate, describe, fetch history and await the result.
  *
  * @example
- * const client = new WorkflowClient({ address: 'http://127.0.0.1:8233' });
+ * const client = new WorkflowClient({ address: 'http://127.0.0.1:8233', apiKey: process.env.LOGBOOK_API_KEY });
  * const handle = await client.start('order', { workflowId: 'order-1', taskQueue: 'orders', args: [order] });
  * await handle.signal('sellerPacked', { parcelId: 'p-1' });
  * const parcel = await handle.query(parcelQuery);   // or handle.query('parcel')
@@ -136,21 +136,24 @@ export class WorkflowClient {
   private readonly namespace: string;
   private readonly longPollMs: number;
   private readonly payloads: ClientPayloads | undefined;
+  private readonly access: GatewayAccess;
 
   /**
    * `queryTimeout` (ms or `'5s'`, at most 1 h): how long a query waits for a worker; default the
    * gateway's, 10 s. `longPollMs`: the longest one HTTP call of `result()` waits, default 4 min
    * (Node's fetch gives up on an answer whose headers take 5 min); a longer timeout is waited for
    * in several calls. `payloads`: the client's payload codecs (values sent encoded, answers decoded).
+   * `apiKey` and `metadata` go with every call (or the `access` of a connection).
    * @throws InvalidArgumentError for a namespace that cannot be one or a query timeout that is not a wait
    */
-  constructor(options: { address?: string; namespace?: string; queryTimeout?: string | number; longPollMs?: number; payloads?: ClientPayloads } = {}) {
+  constructor(options: GatewayClientOptions & { namespace?: string; queryTimeout?: string | number; longPollMs?: number; payloads?: ClientPayloads } = {}) {
     this.payloads = options.payloads;
+    this.access = accessOf(options);
     assertValid(namespaceProblem(options.namespace ?? 'default'));
     if (options.queryTimeout !== undefined) waitOption(options.queryTimeout, 'queryTimeout');
     this.longPollMs = options.longPollMs === undefined ? DEFAULT_LONG_POLL_MS : waitOption(options.longPollMs, 'longPollMs');
     this.namespace = options.namespace ?? 'default';
-    this.namespaceBase = `${options.address ?? 'http://127.0.0.1:8233'}/api/v1/namespaces/${encodeURIComponent(options.namespace ?? 'default')}`;
+    this.namespaceBase = `${this.access.baseUrl}/api/v1/namespaces/${encodeURIComponent(options.namespace ?? 'default')}`;
     this.base = `${this.namespaceBase}/workflows`;
     this.queryTimeout = options.queryTimeout;
   }
@@ -291,15 +294,15 @@ export class WorkflowClient {
 
   private async call<T>(method: string, path: string, body?: unknown, base = this.base): Promise<T> {
     const payloads = this.payloads;
-    if (!payloads) return gatewayCall<T>(method, `${base}${path}`, body);
-    return payloads.decodeView(await gatewayCall<T>(method, `${base}${path}`, await payloads.encodeBody(body)));
+    if (!payloads) return gatewayCall<T>(method, `${base}${path}`, body, this.access);
+    return payloads.decodeView(await gatewayCall<T>(method, `${base}${path}`, await payloads.encodeBody(body), this.access));
   }
 
   /** The update API's calls, through the payload codecs when the client has some. */
   private readonly updateExchange: UpdateExchange = async (method, url, body) => {
     const payloads = this.payloads;
-    if (!payloads) return exchangeJson(method, url, body);
-    const answer = await exchangeJson<{ result?: unknown }>(method, url, await payloads.encodeBody(body));
+    if (!payloads) return exchangeJson(method, url, body, this.access);
+    const answer = await exchangeJson<{ result?: unknown }>(method, url, await payloads.encodeBody(body), this.access);
     return { ...answer, json: await payloads.decodeView(answer.json) };
   };
 }

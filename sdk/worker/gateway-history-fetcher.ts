@@ -6,6 +6,7 @@
 import type { HistoryEvent } from '../../topics/schemas/history-event/index.js';
 import type { HistoryFetcher } from './workflow-worker.js';
 import { fromRawView } from '../../topics/wire/raw-view.js';
+import { GatewayAccess } from '../common/gateway-access.js';
 
 /** How long one gateway has to answer a history page. */
 const HISTORY_FETCH_TIMEOUT_MS = 30_000;
@@ -13,11 +14,12 @@ const HISTORY_FETCH_TIMEOUT_MS = 30_000;
 /**
  * A history fetcher over gateways' HTTP API: with several endpoints the first that answers wins,
  * and the one that answered last is asked first, so a worker keeps replaying while a node is down.
- * @throws Error (from `fetch`) naming the run, the endpoint and the status of the last refusal
+ * Given a {@link GatewayAccess}, every page is read with its credentials.
+ * @throws Error (from `fetch`) naming the run, the endpoint, the status and the gateway's answer of the last refusal
  */
-export function gatewayHistoryFetcher(endpoints: string | readonly string[]): HistoryFetcher {
-  const bases = (typeof endpoints === 'string' ? [endpoints] : [...endpoints]).map((e) => e.replace(/\/+$/, ''));
-  if (bases.length === 0) throw new TypeError('a gateway history fetcher needs at least one gateway endpoint');
+export function gatewayHistoryFetcher(endpoints: string | readonly string[] | GatewayAccess): HistoryFetcher {
+  const access = endpoints instanceof GatewayAccess ? endpoints : new GatewayAccess(endpoints);
+  const bases = access.baseUrls;
   let preferred = 0;
   return {
     async fetch(run, untilEventId) {
@@ -25,7 +27,7 @@ export function gatewayHistoryFetcher(endpoints: string | readonly string[]): Hi
       for (let i = 0; i < bases.length; i++) {
         const at = (preferred + i) % bases.length;
         try {
-          const events = await fetchFrom(bases[at]!, run, untilEventId);
+          const events = await fetchFrom(access, bases[at]!, run, untilEventId);
           preferred = at;
           return events;
         } catch (error) {
@@ -37,11 +39,11 @@ export function gatewayHistoryFetcher(endpoints: string | readonly string[]): Hi
   };
 }
 
-async function fetchFrom(endpoint: string, run: Parameters<HistoryFetcher['fetch']>[0], untilEventId: number): Promise<HistoryEvent[]> {
+async function fetchFrom(access: GatewayAccess, endpoint: string, run: Parameters<HistoryFetcher['fetch']>[0], untilEventId: number): Promise<HistoryEvent[]> {
   const url = `${endpoint}/api/v1/namespaces/${encodeURIComponent(run.namespace)}/workflows/${encodeURIComponent(run.workflowId)}/history?raw=1&runId=${encodeURIComponent(run.runId)}&untilEventId=${untilEventId}`;
   // A gateway that takes the connection and never answers (a node failing over) must not hold the
   // workflow task: past the timeout the next gateway is asked.
-  const response = await fetch(url, { signal: AbortSignal.timeout(HISTORY_FETCH_TIMEOUT_MS) });
+  const response = await access.fetch(url, { signal: AbortSignal.timeout(HISTORY_FETCH_TIMEOUT_MS) });
   if (!response.ok) throw new Error(`history of ${run.workflowId}/${run.runId} from ${endpoint}: HTTP ${response.status} ${await response.text()}`);
   const body = (await response.json()) as { events: unknown[] };
   return body.events.map(fromRawView) as HistoryEvent[];

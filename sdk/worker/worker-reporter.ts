@@ -1,4 +1,5 @@
 import { MAX_REPORT_SAMPLES, type ActivitySample, type WorkerReport, type WorkflowTaskSample } from '../../topics/wire/worker-report.js';
+import type { GatewayAccess } from '../common/gateway-access.js';
 
 /** How often a worker process sends its samples. */
 const REPORT_EVERY_MS = 5_000;
@@ -13,7 +14,8 @@ export class WorkerReporter {
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly endpoints: readonly string[],
+    /** The gateways tried in turn, with the worker's credentials (the route wants a signed-in caller). */
+    private readonly gateways: GatewayAccess,
     private readonly worker: Pick<WorkerReport, 'identity' | 'namespace' | 'taskQueue'>,
   ) {}
 
@@ -40,8 +42,8 @@ export class WorkerReporter {
     this.workflowTasks = [];
     this.activities = [];
     const body = JSON.stringify(report);
-    for (const endpoint of this.endpoints) {
-      const sent = await fetch(`${endpoint.replace(/\/+$/, '')}/api/v1/worker-reports`, { method: 'POST', headers: { 'content-type': 'application/json' }, body, signal: AbortSignal.timeout(5_000) }).then((r) => r.ok, () => false);
+    for (const endpoint of this.gateways.baseUrls) {
+      const sent = await this.gateways.fetch(`${endpoint}/api/v1/worker-reports`, { method: 'POST', headers: { 'content-type': 'application/json' }, body, signal: AbortSignal.timeout(5_000) }).then((r) => r.ok, () => false);
       if (sent) return;
     }
   }

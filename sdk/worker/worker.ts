@@ -4,7 +4,7 @@ import { ActivityWorker, type ActivityEvent, type ActivityFunction } from './act
 import type { WorkerConnection } from './worker-connection.js';
 import type { WorkflowBundle } from '../workflow/bundle.js';
 import { WorkflowWorker, type HistoryFetcher } from './workflow-worker.js';
-import { GatewayTaskClient } from './http/gateway-task-client.js';
+import { GatewayTaskClient, type GatewayAccessDeniedError } from './http/gateway-task-client.js';
 import { isGatewayConnection, type GatewayWorkerConnection } from './http/gateway-worker-connection.js';
 import { HttpActivityWorker } from './http/http-activity-worker.js';
 import { HttpWorkflowWorker } from './http/http-workflow-worker.js';
@@ -80,6 +80,12 @@ export interface WorkerOptions {
 export class Worker {
   private readonly workflows: QueueWorker | undefined;
   private readonly activities: QueueWorker | undefined;
+  /**
+   * Over a gateway connection: settles with the gateway's refusal of the worker's credentials when
+   * it came before any of its calls was served (see `GatewayTaskClient.refusedAtStart`). Never
+   * settles over Kafka.
+   */
+  readonly refusedAtStart: Promise<GatewayAccessDeniedError>;
 
   constructor(given: WorkerConnection | GatewayWorkerConnection, options: WorkerOptions) {
     const { converter, codecs } = loadDataConverter(options.dataConverter, { converter: given.dataConverter, codecs: given.payloadCodecs ?? [] });
@@ -89,6 +95,9 @@ export class Worker {
     // Both become parts of topic names (and of the HTTP task paths): refused here, not at the first poll.
     assertValid(firstProblem(() => namespaceProblem(namespace), () => taskQueueProblem(options.taskQueue)));
     const identity = options.identity ?? `${process.pid}@${hostname()}`;
+    // One client for the queue's workflow, query and activity polls: one credential, one verdict on it.
+    const taskClient = isGatewayConnection(connection) ? new GatewayTaskClient(connection.gateways, namespace, options.taskQueue) : undefined;
+    this.refusedAtStart = taskClient?.refusedAtStart ?? new Promise<never>(() => undefined);
     if (options.workflowsPath && options.workflowBundle) throw new TypeError('a worker takes workflowsPath or workflowBundle, not both');
     const workflows = options.workflowsPath ?? (options.workflowBundle ? { bundle: options.workflowBundle } : undefined);
     if (workflows) {
@@ -107,9 +116,7 @@ export class Worker {
         ...(options.onQuery ? { onQuery: options.onQuery } : {}),
         ...(payloads ? { payloads } : {}),
       };
-      this.workflows = isGatewayConnection(connection)
-        ? new HttpWorkflowWorker(new GatewayTaskClient(connection.endpoints, namespace, options.taskQueue), connection.dataConverter, workflowOptions)
-        : new WorkflowWorker(connection, workflowOptions);
+      this.workflows = isGatewayConnection(connection) ? new HttpWorkflowWorker(taskClient!, connection.dataConverter, workflowOptions) : new WorkflowWorker(connection, workflowOptions);
     }
     if (options.activities) {
       const activityOptions = {
@@ -124,7 +131,7 @@ export class Worker {
       if (isGatewayConnection(connection)) {
         // The pace is kept where tasks are read; the gateway's bridge has no per-worker pace.
         if (options.maxActivitiesPerSecond !== undefined) throw new TypeError('maxActivitiesPerSecond is not available over a gateway connection yet: connect the worker with brokers to use it');
-        this.activities = new HttpActivityWorker(new GatewayTaskClient(connection.endpoints, namespace, options.taskQueue), connection.dataConverter, activityOptions);
+        this.activities = new HttpActivityWorker(taskClient!, connection.dataConverter, activityOptions);
       } else {
         this.activities = new ActivityWorker(connection, {
           ...activityOptions,

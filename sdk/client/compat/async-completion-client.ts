@@ -6,6 +6,7 @@
  */
 import { gatewayCall, WorkflowClientError } from '../gateway-call.js';
 import type { Connection } from './connection.js';
+import type { GatewayAccess } from '../../common/gateway-access.js';
 
 /** An activity named by its ids instead of its task token (Temporal's `FullActivityId`). */
 export interface FullActivityId {
@@ -34,8 +35,10 @@ export class ActivityCancelledError extends Error {
 /** Temporal's `AsyncCompletionClient`, over a gateway. */
 export class AsyncCompletionClient {
   private readonly base: string;
+  private readonly access: GatewayAccess;
 
   constructor(options: { connection: Connection; namespace?: string }) {
+    this.access = options.connection.access;
     this.base = `${options.connection.baseUrl}/api/v1/namespaces/${encodeURIComponent(options.namespace ?? 'default')}/activities`;
   }
 
@@ -76,7 +79,7 @@ export class AsyncCompletionClient {
   private async call(action: string, activity: Uint8Array | string | FullActivityId, body: Record<string, unknown>): Promise<{ cancelRequested?: boolean }> {
     const named = activity instanceof Uint8Array ? { taskToken: Buffer.from(activity).toString('base64') } : typeof activity === 'string' ? { taskToken: activity } : { ...activity };
     try {
-      return await gatewayCall<{ cancelRequested?: boolean }>('POST', `${this.base}/${action}`, { ...named, ...body });
+      return await gatewayCall<{ cancelRequested?: boolean }>('POST', `${this.base}/${action}`, { ...named, ...body }, this.access);
     } catch (error) {
       if (error instanceof WorkflowClientError && error.code === 'ActivityNotFound') throw new ActivityNotFoundError(error.message);
       throw error;

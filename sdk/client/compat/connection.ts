@@ -18,12 +18,18 @@ import { KafkaWorkflowService } from './kafka-workflow-service.js';
 import type { WorkflowService } from './workflow-service.js';
 import { loadDataConverter, type DataConverterOption, type LoadedDataConverter } from '../../common/data-converter-option.js';
 import { ClientPayloads } from '../client-payloads.js';
+import { GatewayAccess, type GatewayCredentialOptions } from '../../common/gateway-access.js';
 
 /** The gateway's address when none is given: what `npm start` serves. */
 export const DEFAULT_GATEWAY_ADDRESS = '127.0.0.1:8233';
 
-/** Options of {@link Connection.connect} (Temporal's `ConnectionOptions`, the parts that apply, and Kafka's). */
-export interface ConnectionOptions {
+/**
+ * Options of {@link Connection.connect} (Temporal's `ConnectionOptions`, the parts that apply, and
+ * Kafka's). `apiKey` is sent as `authorization: Bearer <apiKey>` and `metadata` as headers on every
+ * call to the gateway (with brokers: its reads); no environment variable is read, as Temporal's
+ * client reads none.
+ */
+export interface ConnectionOptions extends GatewayCredentialOptions {
   /** `host:port` or `http(s)://host:port` of a gateway; default `127.0.0.1:8233`. */
   readonly address?: string;
   /** How long `connect` waits for the gateway to answer, ms; default 10 s (the brokers are checked with the Kafka client's own timeouts). */
@@ -64,18 +70,37 @@ interface KafkaPath {
 }
 
 /**
- * A connection to a Logbook deployment. Through a gateway it is its address (HTTP holds nothing
- * open between calls); {@link Connection.connect} checks once that a gateway answers there, so a
- * wrong address fails at start-up instead of at the first start. With brokers it holds a Kafka
- * producer and the replies listener until {@link close}.
+ * A connection to a Logbook deployment. Through a gateway it is its address and credentials (HTTP
+ * holds nothing open between calls); {@link Connection.connect} checks once that a gateway answers
+ * there, so a wrong address fails at start-up instead of at the first start (a refused key fails
+ * the first call, with a `ServiceError` `UNAUTHENTICATED` or `PERMISSION_DENIED`). With brokers it
+ * holds a Kafka producer and the replies listener until {@link close}.
+ *
+ * @example
+ * const connection = await Connection.connect({ address: 'logbook.example.com:8233', apiKey: token });
+ * const client = new Client({ connection });
+ * connection.setApiKey(renewedToken);   // the next call of `client` sends it
  */
 export class Connection {
   private constructor(
-    /** The gateway's base URL, e.g. `http://127.0.0.1:8233`. */
-    readonly baseUrl: string,
+    /** The gateway and the credentials every call to it carries; the clients made from this connection share it. */
+    readonly access: GatewayAccess,
     private readonly kafka: KafkaPath | null,
     private readonly dataConverter: LoadedDataConverter = loadDataConverter(undefined),
   ) {}
+
+  /** The gateway's base URL, e.g. `http://127.0.0.1:8233`. */
+  get baseUrl(): string {
+    return this.access.baseUrl;
+  }
+
+  /**
+   * Replaces the API key (Temporal's `setApiKey`): every call made from now on, by every client of
+   * this connection, sends the new one; calls already sent keep the old.
+   */
+  setApiKey(apiKey: string): void {
+    this.access.setApiKey(apiKey);
+  }
 
   /**
    * Connects to a gateway and checks that it answers, or, given `brokers`, to the deployment's
@@ -91,17 +116,17 @@ export class Connection {
   }
 
   /** A gateway connection that is not checked until its first call (Temporal's `Connection.lazy`). */
-  static lazy(options: Pick<ConnectionOptions, 'address' | 'dataConverter'> = {}): Connection {
-    return new Connection(gatewayUrl(options.address ?? DEFAULT_GATEWAY_ADDRESS), null, loadDataConverter(options.dataConverter));
+  static lazy(options: Pick<ConnectionOptions, 'address' | 'dataConverter' | 'apiKey' | 'metadata'> = {}): Connection {
+    return new Connection(connectionAccess(options), null, loadDataConverter(options.dataConverter));
   }
 
   /**
    * A Kafka connection over a log someone else holds (an engine in the same process, as tests and
    * embedded deployments run it); closing the connection leaves the log open.
    */
-  static async fromLog(log: Log, catalog: TopicCatalog, options: Pick<ConnectionOptions, 'address' | 'serde' | 'dataConverter'> = {}): Promise<Connection> {
-    const baseUrl = gatewayUrl(options.address ?? DEFAULT_GATEWAY_ADDRESS);
-    return new Connection(baseUrl, await kafkaPath(log, catalog, baseUrl, options, async () => undefined), loadDataConverter(options.dataConverter));
+  static async fromLog(log: Log, catalog: TopicCatalog, options: Pick<ConnectionOptions, 'address' | 'serde' | 'dataConverter' | 'apiKey' | 'metadata'> = {}): Promise<Connection> {
+    const access = connectionAccess(options);
+    return new Connection(access, await kafkaPath(log, catalog, access, options, async () => undefined), loadDataConverter(options.dataConverter));
   }
 
   /**
@@ -111,7 +136,7 @@ export class Connection {
   async ensureConnected(timeoutMs = 10_000): Promise<void> {
     let response: Response;
     try {
-      response = await fetch(`${this.baseUrl}/healthz`, { signal: AbortSignal.timeout(timeoutMs) });
+      response = await this.access.fetch(`${this.baseUrl}/healthz`, { signal: AbortSignal.timeout(timeoutMs) });
     } catch (error) {
       const reason = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
       throw new ConnectionError(`cannot reach a Logbook gateway at ${this.baseUrl} (${reason}); start one with \`npm start\` or pass Connection.connect({ address })`, { cause: error });
@@ -126,7 +151,7 @@ export class Connection {
   workflowService(namespace: string, dataConverter?: DataConverterOption): WorkflowService {
     const loaded = loadDataConverter(dataConverter, this.dataConverter);
     const payloads = loaded.codecs.length > 0 ? new ClientPayloads(loaded.converter, loaded.codecs) : undefined;
-    const gateway = new GatewayWorkflowClient({ address: this.baseUrl, namespace, ...(payloads ? { payloads } : {}) });
+    const gateway = new GatewayWorkflowClient({ access: this.access, namespace, ...(payloads ? { payloads } : {}) });
     return this.kafka ? new KafkaWorkflowService(this.kafka.commands(loaded), namespace, gateway, payloads) : gateway;
   }
 
@@ -136,7 +161,7 @@ export class Connection {
   }
 
   private static async overKafka(options: ConnectionOptions): Promise<Connection> {
-    const baseUrl = gatewayUrl(options.address ?? DEFAULT_GATEWAY_ADDRESS);
+    const access = connectionAccess(options);
     const brokers = options.brokers!;
     let opened: Awaited<ReturnType<typeof openDeployment>>;
     try {
@@ -147,7 +172,7 @@ export class Connection {
     }
     const { log, catalog } = opened;
     try {
-      return new Connection(baseUrl, await kafkaPath(log, catalog, baseUrl, options, () => log.close()), loadDataConverter(options.dataConverter));
+      return new Connection(access, await kafkaPath(log, catalog, access, options, () => log.close()), loadDataConverter(options.dataConverter));
     } catch (error) {
       await log.close().catch(() => undefined);
       throw error;
@@ -156,7 +181,7 @@ export class Connection {
 }
 
 /** Starts the replies listener and the command client of a Kafka connection; `closeLog` runs on close. */
-async function kafkaPath(log: Log, catalog: TopicCatalog, baseUrl: string, options: Pick<ConnectionOptions, 'serde'>, closeLog: () => Promise<void>): Promise<KafkaPath> {
+async function kafkaPath(log: Log, catalog: TopicCatalog, access: GatewayAccess, options: Pick<ConnectionOptions, 'serde'>, closeLog: () => Promise<void>): Promise<KafkaPath> {
   const serde = options.serde ?? new SingleObjectSerde();
   const replies = new ReplyListener(log, catalog, serde);
   await replies.start();
@@ -167,7 +192,7 @@ async function kafkaPath(log: Log, catalog: TopicCatalog, baseUrl: string, optio
       if (!client) {
         // Commands are encoded on their way out; replies are decoded by the caller that awaits them.
         const written = loaded.codecs.length > 0 ? new ClientPayloads(loaded.converter, loaded.codecs).encodingSerde(serde) : serde;
-        client = new CommandClient(log, catalog, written, replies, loaded.converter, { identity: 'logbook-client', locateRun: gatewayRunLocator(baseUrl) });
+        client = new CommandClient(log, catalog, written, replies, loaded.converter, { identity: 'logbook-client', locateRun: gatewayRunLocator(access) });
         clients.set(loaded, client);
       }
       return client;
@@ -178,6 +203,11 @@ async function kafkaPath(log: Log, catalog: TopicCatalog, baseUrl: string, optio
       await closeLog();
     },
   };
+}
+
+/** The gateway and credentials of a connection's options. */
+function connectionAccess(options: Pick<ConnectionOptions, 'address' | 'apiKey' | 'metadata'>): GatewayAccess {
+  return new GatewayAccess(gatewayUrl(options.address ?? DEFAULT_GATEWAY_ADDRESS), options);
 }
 
 /** `host:port` or an http(s) URL as a base URL without a trailing slash. */

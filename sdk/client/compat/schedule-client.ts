@@ -160,7 +160,7 @@ export class ScheduleClient {
   private readonly gateway: GatewayScheduleClient;
 
   constructor(options: { connection: Connection; namespace?: string }) {
-    this.gateway = new GatewayScheduleClient({ address: options.connection.baseUrl, namespace: options.namespace ?? 'default' });
+    this.gateway = new GatewayScheduleClient({ access: options.connection.access, namespace: options.namespace ?? 'default' });
   }
 
   /**

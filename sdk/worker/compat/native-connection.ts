@@ -15,13 +15,18 @@ import { SingleObjectSerde, type Serde } from '../../../topics/serde/index.js';
 import { gatewayHistoryFetcher } from '../gateway-history-fetcher.js';
 import type { WorkerConnection } from '../worker-connection.js';
 import type { HistoryFetcher } from '../workflow-worker.js';
-import type { GatewayWorkerConnection } from '../http/gateway-worker-connection.js';
+import { isGatewayConnection, type GatewayWorkerConnection } from '../http/gateway-worker-connection.js';
+import { GatewayAccess, type GatewayCredentialOptions } from '../../common/gateway-access.js';
 
 /** The gateway a worker reaches when given no address: what `npm start` serves. */
 const DEFAULT_GATEWAY = '127.0.0.1:8233';
 
-/** Options of {@link NativeConnection.connect}. */
-export interface NativeConnectionOptions {
+/**
+ * Options of {@link NativeConnection.connect}. `apiKey` (default `LOGBOOK_API_KEY`, as brokers default
+ * to `LOGBOOK_KAFKA_BROKERS`) is sent as `authorization: Bearer <apiKey>` and `metadata` as headers
+ * on every call to a gateway: task polls and answers, history pages, worker reports.
+ */
+export interface NativeConnectionOptions extends GatewayCredentialOptions {
   /**
    * Kafka bootstrap brokers (`host:port`): the worker reads its task topics. Default
    * `LOGBOOK_KAFKA_BROKERS` (comma-separated); with neither, the worker polls the gateway at
@@ -68,9 +73,24 @@ export class NativeConnection {
     /** Where workflow workers page histories from. */
     readonly history: HistoryFetcher,
     private readonly owned: Log | null,
-    /** The gateways' base URLs (empty for a connection made from parts): workers report their measurements there. */
-    readonly gateways: readonly string[] = [],
+    /** The gateways and the credentials every call to them carries (none for a connection made from parts over Kafka). */
+    readonly access?: GatewayAccess,
   ) {}
+
+  /** The gateways' base URLs (empty for a connection made from parts over Kafka): workers report their measurements there. */
+  get gateways(): readonly string[] {
+    return this.access?.baseUrls ?? [];
+  }
+
+  /**
+   * Replaces the API key (Temporal's `setApiKey`): the polls, answers, history pages and reports of
+   * every worker on this connection sent from now on carry the new one.
+   * @throws NativeConnectionError for a connection made from parts over Kafka: it calls no gateway of its own
+   */
+  setApiKey(apiKey: string): void {
+    if (!this.access) throw new NativeConnectionError('this connection was made from parts and calls no gateway of its own: give its history fetcher the key instead');
+    this.access.setApiKey(apiKey);
+  }
 
   /**
    * Connects a worker process to the deployment. With brokers (the option or
@@ -84,7 +104,7 @@ export class NativeConnection {
   static async connect(options: NativeConnectionOptions = {}): Promise<NativeConnection> {
     const fromEnvironment = process.env.LOGBOOK_KAFKA_BROKERS?.split(',').map((b) => b.trim()).filter(Boolean);
     const brokers = options.brokers ?? (fromEnvironment?.length ? fromEnvironment : undefined);
-    const gateways = gatewayUrls(options.address ?? DEFAULT_GATEWAY);
+    const gateways = new GatewayAccess(gatewayUrls(options.address ?? DEFAULT_GATEWAY), credentialsOf(options));
     const taskPath = options.taskPath ?? (brokers ? 'kafka' : 'gateway');
     if (taskPath === 'gateway') return NativeConnection.throughGateway(gateways, options);
     if (!brokers) throw new NativeConnectionError(`taskPath 'kafka' needs brokers: pass them, or set LOGBOOK_KAFKA_BROKERS`);
@@ -107,14 +127,14 @@ export class NativeConnection {
   }
 
   /** Checks that a gateway answers, then connects the workers to its HTTP task endpoints. */
-  private static async throughGateway(gateways: string[], options: NativeConnectionOptions): Promise<NativeConnection> {
+  private static async throughGateway(gateways: GatewayAccess, options: NativeConnectionOptions): Promise<NativeConnection> {
     const timeoutMs = options.connectTimeout ?? 10_000;
     const problems: string[] = [];
-    for (const gateway of gateways) {
-      const problem = await gatewayProblem(gateway, timeoutMs);
+    for (const gateway of gateways.baseUrls) {
+      const problem = await gatewayProblem(gateways, gateway, timeoutMs);
       if (problem === null) {
         const { converter, codecs } = loadDataConverter(options.dataConverter);
-        const connection: GatewayWorkerConnection = { kind: 'gateway', endpoints: gateways, dataConverter: converter, payloadCodecs: codecs };
+        const connection: GatewayWorkerConnection = { kind: 'gateway', gateways, dataConverter: converter, payloadCodecs: codecs };
         return new NativeConnection(connection, gatewayHistoryFetcher(gateways), null, gateways);
       }
       problems.push(problem);
@@ -130,7 +150,7 @@ export class NativeConnection {
    * dev server run it); closing it leaves that log open.
    */
   static fromParts(workerConnection: WorkerConnection | GatewayWorkerConnection, history: HistoryFetcher): NativeConnection {
-    return new NativeConnection(workerConnection, history, null);
+    return new NativeConnection(workerConnection, history, null, isGatewayConnection(workerConnection) ? workerConnection.gateways : undefined);
   }
 
   /** Closes the Kafka clients this connection opened. */
@@ -139,10 +159,20 @@ export class NativeConnection {
   }
 }
 
+/**
+ * The credentials of the options: `LOGBOOK_API_KEY` when neither a key nor an authorization metadata
+ * entry is given (an empty variable is no key, not an empty bearer token the gateway would refuse).
+ */
+function credentialsOf(options: NativeConnectionOptions): GatewayCredentialOptions {
+  const authorizationInMetadata = Object.keys(options.metadata ?? {}).some((name) => name.toLowerCase() === 'authorization');
+  const apiKey = options.apiKey ?? (authorizationInMetadata ? undefined : process.env.LOGBOOK_API_KEY || undefined);
+  return { ...options, apiKey };
+}
+
 /** Why no gateway answers at `base`, or null when one does. */
-async function gatewayProblem(base: string, timeoutMs: number): Promise<string | null> {
+async function gatewayProblem(access: GatewayAccess, base: string, timeoutMs: number): Promise<string | null> {
   try {
-    const response = await fetch(`${base}/healthz`, { signal: AbortSignal.timeout(timeoutMs) });
+    const response = await access.fetch(`${base}/healthz`, { signal: AbortSignal.timeout(timeoutMs) });
     return response.ok ? null : `${base}/healthz answered HTTP ${response.status} (is this a Logbook gateway?)`;
   } catch (error) {
     const reason = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;

@@ -177,7 +177,7 @@ export class Worker {
     const connection = options.connection ?? (await NativeConnection.connect());
     const identity = options.identity ?? `${process.pid}@${hostname()}`;
     // A worker outside the engine's process sends what only it measures to the gateway's /metrics.
-    const reporter = connection.gateways.length > 0 ? new WorkerReporter(connection.gateways, { identity, namespace: options.namespace ?? 'default', taskQueue: options.taskQueue }) : undefined;
+    const reporter = connection.access ? new WorkerReporter(connection.access, { identity, namespace: options.namespace ?? 'default', taskQueue: options.taskQueue }) : undefined;
     try {
       const inner = new LogbookWorker(connection.workerConnection, {
         identity,
@@ -208,7 +208,9 @@ export class Worker {
   /**
    * Polls the task queue until {@link shutdown} is called or the process gets SIGINT or SIGTERM,
    * then finishes (or hands back) running tasks and resolves.
-   * @throws the start's error (a workflow bundle that does not build, a topic that cannot be read); the state is then FAILED
+   * @throws the start's error (a workflow bundle that does not build, a topic that cannot be read), or
+   *   over a gateway a `GatewayAccessDeniedError` when the gateway refuses the worker's credentials
+   *   (401 UNAUTHENTICATED, 403 PERMISSION_DENIED) before serving any of its polls; the state is then FAILED
    */
   async run(): Promise<void> {
     if (this.state !== 'INITIALIZED') throw new IllegalStateError(`a worker runs once; this one is ${this.state}`);
@@ -217,7 +219,10 @@ export class Worker {
     try {
       await this.inner.start();
       this.reporter?.start();
-      await this.stopping;
+      // As Temporal's worker fails at start on an auth error: a key the gateway refuses before it
+      // served any poll will not start serving the queue by itself.
+      const refused = await Promise.race([this.stopping, this.inner.refusedAtStart]);
+      if (refused) throw refused;
       await this.inner.stop(this.graceMs);
       await this.reporter?.stop();
       this.state = 'STOPPED';

@@ -6,6 +6,7 @@
  */
 import { fromRawView } from '../../../topics/wire/raw-view.js';
 import type { Failure } from '../../../topics/schemas/common/v1-records.js';
+import type { GatewayAccess } from '../../common/gateway-access.js';
 
 /** The kinds of task a queue hands out over HTTP. */
 export type HttpTaskKind = 'workflow' | 'activity' | 'query';
@@ -30,6 +31,24 @@ export class GatewayRefusedError extends Error {
 }
 
 /**
+ * The gateway refused the worker's credentials (401 `UNAUTHENTICATED`: no key, or one it does not
+ * accept; 403 `PERMISSION_DENIED`: a key without this task queue). Retrying with the same key
+ * changes nothing; a key set with `setApiKey` may.
+ */
+export class GatewayAccessDeniedError extends GatewayRefusedError {
+  constructor(
+    status: number,
+    code: string,
+    message: string,
+    /** The same refusal as this client's last call's, with no call served between: already reported. */
+    readonly repeated: boolean,
+  ) {
+    super(status, code, message);
+    this.name = 'GatewayAccessDeniedError';
+  }
+}
+
+/**
  * How long a poll waits at the gateway before it answers "nothing". Short, so a worker that stops
  * lets its open polls end by themselves within a few seconds (see `TaskPollers`).
  */
@@ -46,22 +65,31 @@ const TRANSIENT_STATUSES: ReadonlySet<number> = new Set([408, 425, 429]);
 /**
  * One task queue's HTTP task endpoints at one or more gateways: a call that one gateway does not
  * answer in time (refused, hung, 5xx) goes to the next, and the one that answered last is asked
- * first. Any gateway takes the answer to a task another handed out.
+ * first. Any gateway takes the answer to a task another handed out. Every call carries the
+ * access's credentials.
  */
 export class GatewayTaskClient {
   private readonly bases: string[];
   private preferred = 0;
+  /** Whether any call was served: credentials refused before that never let this worker serve the queue. */
+  private served = false;
+  private lastRefused = false;
+  private refuseAtStart: (error: GatewayAccessDeniedError) => void = () => undefined;
+  /**
+   * Settles with the refusal of the worker's credentials when it came before any call was served
+   * (Temporal's worker fails at start on such an error); never settles otherwise.
+   */
+  readonly refusedAtStart = new Promise<GatewayAccessDeniedError>((resolve) => (this.refuseAtStart = resolve));
 
   constructor(
-    endpoints: readonly string[],
-    namespace: string,
-    taskQueue: string,
+    private readonly gateways: GatewayAccess,
+    private readonly namespace: string,
+    private readonly taskQueue: string,
     /** Waits between retries, ms; tests shorten it. */
     private readonly retryPauseMs = 1_000,
   ) {
-    if (endpoints.length === 0) throw new TypeError('a gateway task client needs at least one gateway endpoint');
     const queue = `/api/v1/namespaces/${encodeURIComponent(namespace)}/task-queues/${encodeURIComponent(taskQueue)}`;
-    this.bases = endpoints.map((e) => `${e.replace(/\/+$/, '')}${queue}`);
+    this.bases = gateways.baseUrls.map((base) => `${base}${queue}`);
   }
 
   /**
@@ -120,16 +148,19 @@ export class GatewayTaskClient {
     for (let i = 0; i < this.bases.length; i++) {
       const at = (this.preferred + i) % this.bases.length;
       try {
-        const response = await fetch(`${this.bases[at]}/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: text, signal: AbortSignal.timeout(timeoutMs) });
+        const response = await this.gateways.fetch(`${this.bases[at]}/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: text, signal: AbortSignal.timeout(timeoutMs) });
         if (response.status >= 500 || TRANSIENT_STATUSES.has(response.status)) {
           lastError = new Error(`${path} at ${this.bases[at]}: HTTP ${response.status} ${await response.text()}`);
           continue;
         }
         this.preferred = at;
+        if (response.status === 401 || response.status === 403) throw this.accessDenied(path, response.status, refusalOf(await response.text()));
         if (response.status >= 400) {
           const refusal = refusalOf(await response.text());
           throw new GatewayRefusedError(response.status, refusal.code, `${path} refused (HTTP ${response.status}): ${refusal.message}`);
         }
+        this.served = true;
+        this.lastRefused = false;
         return response;
       } catch (error) {
         if (error instanceof GatewayRefusedError) throw error;
@@ -139,6 +170,16 @@ export class GatewayTaskClient {
     // Next time, the next gateway first: the one asked first did not answer.
     this.preferred = (this.preferred + 1) % this.bases.length;
     throw new GatewayUnreachableError(`no gateway took ${path} (${this.bases.join(', ')}): ${(lastError as Error)?.message ?? String(lastError)}`, { cause: lastError });
+  }
+
+  /** The error of a refused credential, saying what the worker needs; the first one before any call was served settles {@link refusedAtStart}. */
+  private accessDenied(path: string, status: number, refusal: { code: string; message: string }): GatewayAccessDeniedError {
+    const code = refusal.code === 'Refused' ? (status === 401 ? 'UNAUTHENTICATED' : 'PERMISSION_DENIED') : refusal.code;
+    const needs = `an apiKey (NativeConnection.connect({ apiKey }) or LOGBOOK_API_KEY) whose token holds taskQueues ["${this.namespace}:${this.taskQueue}"] or permissions ["${this.namespace}:worker"]`;
+    const error = new GatewayAccessDeniedError(status, code, `the gateway refused this worker's ${path} on task queue ${this.taskQueue} of namespace ${this.namespace} (HTTP ${status} ${code}): ${refusal.message}. The worker needs ${needs}`, this.lastRefused);
+    this.lastRefused = true;
+    if (!this.served) this.refuseAtStart(error);
+    return error;
   }
 }
 

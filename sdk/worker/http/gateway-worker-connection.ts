@@ -1,10 +1,11 @@
 import type { DataConverter, PayloadCodec } from '../../../topics/payload/index.js';
+import type { GatewayAccess } from '../../common/gateway-access.js';
 
 /** What a worker needs to reach the engine through gateways' HTTP task endpoints instead of Kafka. */
 export interface GatewayWorkerConnection {
   readonly kind: 'gateway';
-  /** Gateway base URLs (`http://host:port`), tried in turn. */
-  readonly endpoints: readonly string[];
+  /** The gateways' base URLs (`http://host:port`), tried in turn, and the credentials every call carries. */
+  readonly gateways: GatewayAccess;
   readonly dataConverter: DataConverter;
   /** Payload codecs the workers apply at their boundaries (encryption); none by default. */
   readonly payloadCodecs?: readonly PayloadCodec[];

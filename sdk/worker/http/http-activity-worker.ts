@@ -9,7 +9,7 @@ import type { ActivityEvent, ActivityWorkerOptions } from '../activity-worker.js
 import { CompleteAsyncError } from '../complete-async-error.js';
 import { isTooLarge, tooLargeFailure } from '../oversized-output.js';
 import { toFailure } from '../worker-connection.js';
-import { GatewayRefusedError, isUnreachable, wireFailure, type GatewayTaskClient, type PolledTask } from './gateway-task-client.js';
+import { GatewayAccessDeniedError, GatewayRefusedError, isUnreachable, wireFailure, type GatewayTaskClient, type PolledTask } from './gateway-task-client.js';
 import { TaskPollers } from './task-pollers.js';
 
 /** Long polls kept open for activity tasks. */
@@ -100,10 +100,10 @@ export class HttpActivityWorker {
       await this.client.answer('activity-tasks/complete', { taskToken, payload: toRawView(encoded) });
       return 'completed';
     } catch (error) {
-      // The gateway unreachable past the retries, or one that does not take this gateway's token (a
-      // deployment whose nodes do not share --task-token-key): the result cannot be delivered, but
+      // The gateway unreachable past the retries, refusing the worker's credentials, or not taking this
+      // gateway's token (a deployment whose nodes do not share --task-token-key): the result cannot be delivered, but
       // the activity did not fail; its attempt times out and the engine retries it.
-      if (isUnreachable(error) || (error instanceof GatewayRefusedError && error.code === 'INVALID_TASK_TOKEN')) throw error;
+      if (isUnreachable(error) || error instanceof GatewayAccessDeniedError || (error instanceof GatewayRefusedError && error.code === 'INVALID_TASK_TOKEN')) throw error;
       const tooLarge = isTooLarge(error) || (error instanceof GatewayRefusedError && (error.status === 413 || error.code === 'PayloadTooLarge'));
       failure = tooLarge ? tooLargeFailure(`the result of activity ${task.activityType} (id ${task.activityId})`, error as Error) : { ...toFailure(error), nonRetryable: true };
     }

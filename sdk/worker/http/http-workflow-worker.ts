@@ -6,7 +6,7 @@ import { QueryAnswerer } from '../query-answerer.js';
 import { SDK_NAME, SDK_VERSION, taskFailedCause, unsendableCompletion } from '../workflow-task-answers.js';
 import { WorkflowTaskRunner } from '../workflow-task-runner.js';
 import { loadWorkflowBundle, type WorkflowWorkerOptions } from '../workflow-worker.js';
-import { GatewayRefusedError, wireFailure, type GatewayTaskClient, type PolledTask } from './gateway-task-client.js';
+import { GatewayAccessDeniedError, GatewayRefusedError, wireFailure, type GatewayTaskClient, type PolledTask } from './gateway-task-client.js';
 import { TaskPollers } from './task-pollers.js';
 
 /** Long polls kept open for workflow tasks, and for queries. */
@@ -79,8 +79,8 @@ export class HttpWorkflowWorker {
     try {
       await this.client.answer('workflow-tasks/complete', { taskToken, commands: toRawView(result.commands), sdkName: SDK_NAME, sdkVersion: SDK_VERSION });
     } catch (error) {
-      // A token this gateway does not take is no fault of the completion: the task times out and is retried.
-      if (!(error instanceof GatewayRefusedError) || error.code === 'INVALID_TASK_TOKEN') throw error;
+      // A token this gateway does not take, or credentials it refuses, are no fault of the completion: the task times out and is retried.
+      if (!(error instanceof GatewayRefusedError) || error.code === 'INVALID_TASK_TOKEN' || error instanceof GatewayAccessDeniedError) throw error;
       runner.failedToAnswer(task);
       const { cause, failure } = unsendableCompletion(task, error, error.code === 'PayloadTooLarge' || error.status === 413);
       await this.client.answer('workflow-tasks/fail', { taskToken, cause, failure: wireFailure(failure) });

@@ -1,6 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { runtimeLogger } from '../../common/logger.js';
-import { GatewayRefusedError, type GatewayTaskClient, type HttpTaskKind, type PolledTask } from './gateway-task-client.js';
+import { GatewayAccessDeniedError, GatewayRefusedError, type GatewayTaskClient, type HttpTaskKind, type PolledTask } from './gateway-task-client.js';
 
 /** How one kind of task is polled and run. */
 export interface TaskPollersOptions<T> {
@@ -78,10 +78,8 @@ export class TaskPollers<T> {
         pause = FIRST_PAUSE_MS;
       } catch (error) {
         this.release();
+        this.report(error, stopping.aborted);
         if (stopping.aborted) return;
-        // A refused poll will be refused again: say so loudly, then keep trying slowly.
-        if (error instanceof GatewayRefusedError) runtimeLogger().error(`${kind} task poll refused: ${error.message}`);
-        else if (!this.outage) runtimeLogger().warn(`${kind} task poll failed, retrying: ${(error as Error).message ?? String(error)}`);
         this.outage = true;
         await delay(pause, undefined, { signal: stopping }).catch(() => undefined);
         pause = Math.min(pause * 2, MAX_PAUSE_MS);
@@ -99,6 +97,24 @@ export class TaskPollers<T> {
           this.release();
         });
       this.running.add(running);
+    }
+  }
+
+  /**
+   * Logs a failed poll. Refused credentials stay refused until the key changes (`setApiKey`): one
+   * line until a call is served again, said even while stopping (a worker failing at start on them
+   * is). Any other refusal will come again too: said loudly each time. An outage: once.
+   */
+  private report(error: unknown, stopping: boolean): void {
+    const { kind } = this.options;
+    if (error instanceof GatewayAccessDeniedError) {
+      if (!error.repeated) runtimeLogger().error(error.message);
+    } else if (stopping) {
+      return;
+    } else if (error instanceof GatewayRefusedError) {
+      runtimeLogger().error(`${kind} task poll refused: ${error.message}`);
+    } else if (!this.outage) {
+      runtimeLogger().warn(`${kind} task poll failed, retrying: ${(error as Error).message ?? String(error)}`);
     }
   }
 
