@@ -14,7 +14,7 @@ export function engineHistoryFetcher(engine: Engine): HistoryFetcher {
         return await engine.history(run.namespace, run.workflowId, run.runId, { untilEventId });
       } catch (error) {
         if (!(error instanceof ShardUnavailableError) || !error.ownerEndpoint) throw error;
-        return gatewayHistoryFetcher(error.ownerEndpoint).fetch(run, untilEventId);
+        return gatewayHistoryFetcher(engine.peers.access(error.ownerEndpoint)).fetch(run, untilEventId);
       }
     },
   };

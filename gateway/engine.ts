@@ -283,7 +283,7 @@ export class Engine {
     } catch (error) {
       if (!(error instanceof ShardUnavailableError) || !error.ownerEndpoint) throw error;
       // An owner that cannot be reached (a TypeError from fetch) leaves the shard unavailable.
-      return gatewayRunLocator(error.ownerEndpoint)(namespace, workflowId, runId).catch((failure: unknown) => {
+      return gatewayRunLocator(this.peers.access(error.ownerEndpoint))(namespace, workflowId, runId).catch((failure: unknown) => {
         throw failure instanceof TypeError ? error : failure;
       });
     }

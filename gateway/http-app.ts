@@ -194,7 +194,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
     res.json(toJsonView({ executionInfo: row, ...ended }, engine.dataConverter));
   }));
 
-  app.get(`${API}/:workflowId/history`, Allow.reader, forwardable(node, async (req, res) => {
+  app.get(`${API}/:workflowId/history`, Allow.readerOrWorker, forwardable(node, async (req, res) => {
     const { namespace, workflowId } = ids(req);
     const state = await engine.describe(namespace, workflowId);
     if (!state) throw new HttpError(404, 'WorkflowNotFound', `workflow ${workflowId} does not exist in namespace ${namespace}`);

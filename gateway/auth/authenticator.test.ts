@@ -10,6 +10,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { addressOf, serveGateway } from '../../test/support/http-gateway.js';
 import { Engine } from '../engine.js';
+import { waitFor } from '../../test/support/test-env.js';
 import { createHttpApp } from '../http-app.js';
 import { EngineMetrics } from '../metrics.js';
 import { authOptionsFromFlags } from './auth-options.js';
@@ -43,6 +44,8 @@ before(async () => {
   const jwksFile = join(directory, 'jwks.json');
   await writeFile(jwksFile, JSON.stringify({ keys: [{ ...(await exportJWK(rsa.publicKey)), kid: 'k1', alg: 'RS256' }] }));
   engine = await Engine.start({ log: { kind: 'embedded', directory: join(directory, 'log') }, dataDirectory: join(directory, 'data'), endpoint: 'http://127.0.0.1:0', shards: 1 });
+  // The listing reads the shard: it must be open before the first call.
+  await waitFor('the engine to be ready', async () => (await engine.health.readiness()).ready, 30_000);
   const auth = authOptionsFromFlags({ auth: true, 'auth-jwt-secret': SECRET, 'auth-jwks': jwksFile, 'auth-issuer': 'https://login.example' }, false)!;
   server = await serveGateway(engine, { auth });
   base = addressOf(server);

@@ -62,6 +62,11 @@ export function mayServeQueue(grants: Grants, namespace: string, queue: string):
   return [namespace, EVERY_NAMESPACE].some((ns) => grants.taskQueues.has(`${ns}:${queue}`) || grants.taskQueues.has(`${ns}:*`));
 }
 
+/** Whether the grants let the caller serve some task queue of `namespace` (it is a worker there). */
+export function servesSomeQueue(grants: Grants, namespace: string): boolean {
+  return hasRole(grants, namespace, 'admin') || [...grants.taskQueues].some((entry) => entry.startsWith(`${namespace}:`) || entry.startsWith(`${EVERY_NAMESPACE}:`));
+}
+
 /** The grants as the claim strings they came from, for error messages ("it holds …"). */
 export function describeGrants(grants: Grants): string {
   const held = [...[...grants.roles].map(([ns, role]) => `${ns}:${role}`), ...[...grants.taskQueues].map((q) => `task queue ${q}`)];

@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import type { Principal } from './principal.js';
 import { MIN_KEY_BYTES, TokenSigner } from '../task-endpoints/token-signer.js';
 import { HttpError } from '../http-errors.js';
+import { GatewayAccess } from '../../sdk/common/gateway-access.js';
 
 /** Marks a call as coming from another node (the receiving node does not forward it again). */
 export const FORWARDED_HEADER = 'x-logbook-forwarded';
@@ -46,6 +47,11 @@ export class PeerCalls {
     const { pathname, search } = new URL(url);
     const claims: PeerClaims = { sub: onBehalfOf?.subject ?? 'peer', method: method.toUpperCase(), path: `${pathname}${search}`, exp: Date.now() + PEER_CREDENTIAL_TTL_MS };
     return { [FORWARDED_HEADER]: '1', [PEER_HEADER]: this.signer.sign(Buffer.from(JSON.stringify(claims)).toString('base64url')) };
+  }
+
+  /** An access to another node's gateway whose every call carries this node's credential. */
+  access(endpoint: string): GatewayAccess {
+    return new GatewayAccess(endpoint, { perCall: (method, url) => this.headers(method, url) });
   }
 
   /**

@@ -8,7 +8,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { HttpError } from '../http-errors.js';
 import type { AuthenticatedPrincipal, Authenticator } from './authenticator.js';
-import { describeGrants, EVERY_NAMESPACE, hasRole, mayServeQueue, type Role } from './grants.js';
+import { describeGrants, EVERY_NAMESPACE, hasRole, mayServeQueue, servesSomeQueue, type Role } from './grants.js';
 
 /** Who may call a route. */
 export type RouteRule =
@@ -18,6 +18,8 @@ export type RouteRule =
   | { readonly kind: 'signed-in' }
   /** The role, or a stronger one, in the path's `:namespace`. */
   | { readonly kind: 'namespace'; readonly role: Role }
+  /** The reader role in the path's `:namespace`, or a task queue of it: a run's history, which workers read to replay. */
+  | { readonly kind: 'reader-or-worker' }
   /** The role in every namespace (`*:<role>`): the deployment's own settings. */
   | { readonly kind: 'deployment'; readonly role: Role }
   /** The path's `:taskQueue` of `:namespace` in the `taskQueues` claim, or the namespace's `worker` or `admin` role. */
@@ -81,6 +83,7 @@ export const Allow = {
   reader: allow({ kind: 'namespace', role: 'reader' }),
   writer: allow({ kind: 'namespace', role: 'writer' }),
   admin: allow({ kind: 'namespace', role: 'admin' }),
+  readerOrWorker: allow({ kind: 'reader-or-worker' }),
   deploymentReader: allow({ kind: 'deployment', role: 'reader' }),
   deploymentAdmin: allow({ kind: 'deployment', role: 'admin' }),
   taskQueue: allow({ kind: 'task-queue' }),
@@ -95,6 +98,8 @@ export function describeRule(rule: RouteRule): string {
       return 'signed in';
     case 'namespace':
       return `${rule.role} of the namespace`;
+    case 'reader-or-worker':
+      return 'reader or worker of the namespace';
     case 'deployment':
       return `${rule.role} of *`;
     case 'task-queue':
@@ -112,6 +117,9 @@ function authorise(rule: RouteRule, principal: AuthenticatedPrincipal, req: Requ
       return;
     case 'namespace':
       if (!hasRole(principal.grants, namespace, rule.role)) throw denied(`the ${rule.role} role in namespace ${namespace} (permission "${namespace}:${rule.role}")`);
+      return;
+    case 'reader-or-worker':
+      if (!hasRole(principal.grants, namespace, 'reader') && !servesSomeQueue(principal.grants, namespace)) throw denied(`the reader role in namespace ${namespace} (permission "${namespace}:reader") or one of its task queues (taskQueues "${namespace}:<queue>")`);
       return;
     case 'deployment':
       if (!hasRole(principal.grants, EVERY_NAMESPACE, rule.role)) throw denied(`the ${rule.role} role in every namespace (permission "*:${rule.role}")`);

@@ -20,6 +20,12 @@ export interface GatewayCredentialOptions {
   readonly metadata?: Readonly<Record<string, string>>;
 }
 
+/**
+ * Headers made for each call from its method and URL: a credential bound to the call, as one
+ * engine node signs its calls to another.
+ */
+export type PerCallHeaders = (method: string, url: string) => Readonly<Record<string, string>>;
+
 /** The headers a call adds to the ones of its access. */
 export type CallHeaders = Readonly<Record<string, string>>;
 
@@ -43,15 +49,18 @@ export class GatewayAccess {
   /** Base URLs without a trailing slash, tried in turn by the callers that take several. */
   readonly baseUrls: readonly string[];
   private readonly credentials: Credentials;
+  private readonly perCall: PerCallHeaders | undefined;
 
   /**
    * @param baseUrls `http(s)://host:port`, one or several (a worker's gateways)
+   * @param options the credentials; `perCall` adds headers made for each call
    * @throws TypeError for no base URL, or both `apiKey` and an `authorization` metadata entry
    */
-  constructor(baseUrls: string | readonly string[], options: GatewayCredentialOptions = {}) {
+  constructor(baseUrls: string | readonly string[], options: GatewayCredentialOptions & { readonly perCall?: PerCallHeaders } = {}) {
     this.baseUrls = (typeof baseUrls === 'string' ? [baseUrls] : [...baseUrls]).map((b) => b.replace(/\/+$/, ''));
     if (this.baseUrls.length === 0) throw new TypeError('a gateway access needs at least one gateway address');
     this.credentials = credentialsOf(options);
+    this.perCall = options.perCall;
   }
 
   /** The first (for a client, the only) base URL. */
@@ -72,7 +81,7 @@ export class GatewayAccess {
 
   /** `fetch` with the access's headers (a call's own headers added; its content type, say). */
   fetch(url: string, init: AccessInit = {}): Promise<Response> {
-    return fetch(url, { ...init, headers: { ...this.headers(), ...init.headers } });
+    return fetch(url, { ...init, headers: { ...this.headers(), ...this.perCall?.(init.method ?? 'GET', url), ...init.headers } });
   }
 }
 

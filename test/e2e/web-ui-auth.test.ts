@@ -111,7 +111,7 @@ test('signing out forgets the token: the next page asks for one again', async ()
 async function expandAll(): Promise<void> {
   await page.click('#view-events');
   await page.waitForSelector('#view-events');
-  await page.locator('details.event').evaluateAll((all) => all.forEach((d) => ((d as HTMLDetailsElement).open = true)));
+  await page.locator('details.event').evaluateAll((all) => all.forEach((d) => d.setAttribute('open', '')));
 }
 
 async function runIdOf(workflowId: string): Promise<string> {

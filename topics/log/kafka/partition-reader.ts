@@ -68,6 +68,12 @@ export class PartitionReader {
   private cluster: InternalCluster | undefined;
   private connecting: Promise<InternalCluster> | undefined;
   private closed = false;
+  /**
+   * Each broker's first fetch, which the others wait for: KafkaJS opens a broker's fetch connection
+   * on the first fetch, and fetches that race to open it each open a socket, of which all but the
+   * last are never closed.
+   */
+  private readonly firstFetch = new WeakMap<InternalBroker, Promise<unknown>>();
 
   constructor(
     private readonly kafka: Kafka,
@@ -135,7 +141,9 @@ export class PartitionReader {
 
   private async fetchOnce(topic: string, partition: number, offset: number, maxBytes: number): Promise<RawPartitionData> {
     return this.withLeader(topic, partition, async (broker) => {
-      const { responses } = await broker.fetch({
+      const first = this.firstFetch.get(broker);
+      if (first) await first;
+      const fetched = broker.fetch({
         replicaId: -1,
         isolationLevel: READ_COMMITTED,
         maxWaitTime: 100,
@@ -143,6 +151,8 @@ export class PartitionReader {
         maxBytes,
         topics: [{ topic, partitions: [{ partition, fetchOffset: String(offset), maxBytes }] }],
       });
+      if (!first) this.firstFetch.set(broker, fetched.catch(() => this.firstFetch.delete(broker)));
+      const { responses } = await fetched;
       return responses[0]!.partitions[0]!;
     });
   }
@@ -151,14 +161,18 @@ export class PartitionReader {
   private async withLeader<T>(topic: string, partition: number, request: (broker: InternalBroker) => Promise<T>): Promise<T> {
     const cluster = await this.connect();
     for (let attempt = 0; ; attempt++) {
+      // Closed under a read in flight: a retry would reconnect a broker of the closed cluster, and leak it.
+      if (this.closed) throw new LogbookError('LOG_CLOSED', 'the Kafka log was closed');
       try {
         await cluster.addTargetTopic(topic);
         const leaders = cluster.findLeaderForPartitions(topic, [partition]);
         const nodeId = Object.keys(leaders)[0];
         if (nodeId === undefined) throw new LogbookError('NO_LEADER', `${topic}[${partition}] has no leader`, { retriable: true });
-        return await request(await cluster.findBroker({ nodeId }));
+        const broker = await cluster.findBroker({ nodeId });
+        if (this.closed) throw new LogbookError('LOG_CLOSED', 'the Kafka log was closed');
+        return await request(broker);
       } catch (error) {
-        if (attempt >= 5) throw logError(`reading ${topic}[${partition}]`, error);
+        if (attempt >= 5 || this.closed) throw this.closed ? new LogbookError('LOG_CLOSED', 'the Kafka log was closed') : logError(`reading ${topic}[${partition}]`, error);
         await cluster.refreshMetadata().catch(() => undefined);
         await new Promise((r) => setTimeout(r, 100 * (attempt + 1)));
       }

@@ -1,0 +1,4 @@
+import { describe } from 'node:test';
+import { routeMatrixConformance } from './route-matrix-conformance.js';
+
+describe('every route × every kind of caller, gateway with --auth on the real Kafka broker', () => routeMatrixConformance('kafka'));
