@@ -30,6 +30,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Engine } from './engine.js';
 import { createHttpApp } from './http-app.js';
+import { flushAuditTrail } from './audit/audit-trail.js';
 import { EngineMetrics } from './metrics.js';
 import { shardLogLines } from './shard-log.js';
 import { serverLog } from './server-log.js';
@@ -210,6 +211,8 @@ async function startNode(argv: string[], phase: { starting: boolean }): Promise<
     await Promise.all([...workers.map((w) => w.stop(5_000)), schedules.stop(5_000)]);
     server.close();
     await stopTaskBridges(engine);
+    // The records of the last calls answered are still being written; the engine's producer goes with it.
+    await flushAuditTrail(app);
     await engine.stop();
     process.exit(0);
   };

@@ -7,7 +7,7 @@ import type { Request, Response } from 'express';
 import { ShardUnavailableError } from './engine.js';
 import { relayAnswer } from './http-errors.js';
 import { STANDING_GRACE_MS } from './long-polls.js';
-import type { PeerCalls } from './auth/peer-calls.js';
+import { FORWARDED_HEADER, type PeerCalls } from './auth/peer-calls.js';
 import { principalOf } from './auth/principal.js';
 
 /** The node that serves a read: its own endpoint (never forwarded to) and its credentials for peers. */
@@ -27,7 +27,7 @@ export function forwardable(node: ForwardingNode, handler: (req: Request, res: R
     try {
       await handler(req, res);
     } catch (error) {
-      const alreadyForwarded = req.headers['x-logbook-forwarded'] !== undefined;
+      const alreadyForwarded = req.headers[FORWARDED_HEADER] !== undefined;
       if (!(error instanceof ShardUnavailableError) || !error.ownerEndpoint || error.ownerEndpoint === node.selfEndpoint || alreadyForwarded) throw error;
       const left = deadline - Date.now();
       if (left <= 0) throw error;

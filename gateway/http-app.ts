@@ -11,7 +11,7 @@ import type { Engine } from './engine.js';
 import { ShardUnavailableError } from './engine.js';
 import { errorHandler, HttpError, optionalArray, requireString } from './http-errors.js';
 import { jsonBody } from './json-body.js';
-import { auditTrail } from './audit/audit-trail.js';
+import { AUDIT_WRITER, auditTrail } from './audit/audit-trail.js';
 import { AuditWriter } from './audit/audit-writer.js';
 import { auditRoutes } from './audit/audit-routes.js';
 import { toJsonView } from './json-views.js';
@@ -67,7 +67,9 @@ export function createHttpApp(options: HttpAppOptions): Express {
   const app = express();
   if (options.auth) app.locals[AUTHENTICATOR] = new Authenticator(options.auth, engine.peers);
   // First, so calls refused by any later middleware (a malformed body, a missing token) are audited too.
-  app.use(auditTrail(new AuditWriter({ log: engine.log, catalog: engine.catalog, serde: engine.serde, metrics: options.metrics }), options.selfEndpoint));
+  const auditWriter = new AuditWriter({ log: engine.log, catalog: engine.catalog, serde: engine.serde, metrics: options.metrics });
+  app.locals[AUDIT_WRITER] = auditWriter;
+  app.use(auditTrail(auditWriter, options.selfEndpoint, engine.peers));
   app.use(jsonBody());
 
   app.use(uiRoutes());

@@ -11,6 +11,7 @@ import type { Engine } from './engine.js';
 import { ShardUnavailableError } from './engine.js';
 import { HttpError, relayAnswer, requireString } from './http-errors.js';
 import { resetWorkflow } from './reset-request.js';
+import { FORWARDED_HEADER } from './auth/peer-calls.js';
 import { principalOf } from './auth/principal.js';
 import { Allow } from './auth/route-rules.js';
 
@@ -39,7 +40,7 @@ export function resetRoutes(engine: Engine, selfEndpoint: string): Router {
     try {
       res.json({ workflowId, runId: await resetWorkflow(engine, request) });
     } catch (error) {
-      const forwarded = req.headers['x-logbook-forwarded'] !== undefined;
+      const forwarded = req.headers[FORWARDED_HEADER] !== undefined;
       if (!(error instanceof ShardUnavailableError) || !error.ownerEndpoint || error.ownerEndpoint === selfEndpoint || forwarded) throw error;
       // An owner that cannot be reached leaves the shard unavailable: 503, not 500.
       const url = `${error.ownerEndpoint}${req.originalUrl}`;

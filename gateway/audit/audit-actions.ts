@@ -86,7 +86,11 @@ export function auditedRouteOf(method: string, path: string): AuditMatch {
   return { audited: undefined };
 }
 
-/** The parameters of `path` under `pattern` (`:name` segments), or undefined when it does not match. */
+/**
+ * The parameters of `path` under `pattern` (`:name` segments), or undefined when it does not match.
+ * Literal segments match in any case, as express's routes do (not `caseSensitive`): otherwise
+ * `POST …/TERMINATE` would terminate a run unrecorded.
+ */
 export function matchRoute(pattern: string, path: string): Record<string, string> | undefined {
   const want = pattern.split('/');
   const got = path.replace(/\/+$/, '').split('/');
@@ -97,7 +101,7 @@ export function matchRoute(pattern: string, path: string): Record<string, string
     if (part.startsWith(':')) {
       if (segment === '') return undefined;
       params[part.slice(1)] = safeDecode(segment);
-    } else if (part !== segment) {
+    } else if (part.toLowerCase() !== segment.toLowerCase()) {
       return undefined;
     }
   }

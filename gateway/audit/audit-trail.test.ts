@@ -5,11 +5,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Express } from 'express';
+import type { Registry } from 'prom-client';
 import { Engine } from '../engine.js';
 import { createHttpApp } from '../http-app.js';
 import { EngineMetrics } from '../metrics.js';
 import { waitFor } from '../../test/support/test-env.js';
+import { FORWARDED_HEADER, PeerCalls } from '../auth/peer-calls.js';
 import { AUDITED_ROUTES, UNAUDITED_ROUTES } from './audit-actions.js';
+import { flushAuditTrail } from './audit-trail.js';
 
 /** The audit trail on an embedded engine: what is recorded, what is not, and how the trail is read. */
 
@@ -23,13 +26,15 @@ describe('audit trail', () => {
   let directory: string;
   let engine: Engine;
   let app: Express;
+  let metrics: Registry;
   let server: Server;
   let base: string;
 
   before(async () => {
     directory = await mkdtemp(join(tmpdir(), 'logbook-audit-'));
     engine = await Engine.start({ log: { kind: 'embedded', directory: join(directory, 'log') }, dataDirectory: join(directory, 'data'), endpoint: 'http://127.0.0.1:0', shards: 2 });
-    app = createHttpApp({ engine, metrics: new EngineMetrics(false).registry, selfEndpoint: 'node-a' });
+    metrics = new EngineMetrics(false).registry;
+    app = createHttpApp({ engine, metrics, selfEndpoint: 'node-a' });
     server = createServer(app);
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
@@ -67,23 +72,27 @@ describe('audit trail', () => {
     await call('POST', `${WF}/audit-1/query/status`, { timeout: '100ms' });
     assert.equal((await call('POST', '/api/v1/namespaces/default/task-queues/audit-idle/workflow-tasks/poll', { identity: 'w1', waitMs: 50 })).status, 204);
     await call('POST', '/api/v1/namespaces/default/task-queues/audit-idle/activity-tasks/complete', { taskToken: 'forged', result: null });
-    // A call another node forwarded here is audited where the caller made it, not again here.
-    await call('POST', `${WF}/audit-1/cancel`, {}, { 'x-logbook-forwarded': 'node-b' });
+    // A call another node made on a caller's behalf is audited where the caller made it, not again here.
+    assert.equal((await call('POST', `${WF}/audit-1/cancel`, {}, engine.peers.headers('POST', `${base}${WF}/audit-1/cancel`))).status, 202);
+    // The forwarded header alone, or a credential another deployment's key signed, proves nothing: both are audited.
+    assert.equal((await call('POST', `${WF}/audit-1/cancel`, {}, { [FORWARDED_HEADER]: '1' })).status, 202);
+    assert.equal((await call('POST', `${WF}/audit-1/cancel`, {}, new PeerCalls().headers('POST', `${base}${WF}/audit-1/cancel`))).status, 202);
     assert.equal((await call('POST', `${WF}/audit-1/terminate`, { reason: 'audit test' })).status, 202);
     const refused = await call('POST', WF, { workflowId: 'audit-2', taskQueue: 'audit-orders' });
     assert.equal(refused.status, 400);
 
-    await waitFor('four audit records', async () => (await trail('?namespace=default')).length >= 4, 10_000);
-    await new Promise((r) => setTimeout(r, 200));
+    await flushAuditTrail(app);
     const records = await trail('?namespace=default');
     const summary = records.map((r) => [r.action, r.workflowId, r.statusCode, r.errorCode]);
     assert.deepEqual(summary, [
       ['StartWorkflow', 'audit-2', 400, refused.json.code],
       ['TerminateWorkflow', 'audit-1', 202, null],
+      ['CancelWorkflow', 'audit-1', 202, null],
+      ['CancelWorkflow', 'audit-1', 202, null],
       ['SignalWorkflow', 'audit-1', 202, null],
       ['StartWorkflow', 'audit-1', 201, null],
     ]);
-    const first = records[3]!;
+    const first = records[5]!;
     assert.equal(first.runId, started.json.runId, 'the run id is read from the answer');
     assert.equal(first.requestId, 'req-start-1');
     assert.equal(first.route, '/api/v1/namespaces/:namespace/workflows');
@@ -100,7 +109,7 @@ describe('audit trail', () => {
     await waitFor('the other namespace audited', async () => (await trail()).some((r) => r.namespace === 'audit-other'), 10_000);
     assert.ok((await trail('?namespace=default')).every((r) => r.namespace === 'default'));
     const byWorkflow = await trail('?namespace=default&workflowId=audit-1');
-    assert.deepEqual(byWorkflow.map((r) => r.action), ['TerminateWorkflow', 'SignalWorkflow', 'StartWorkflow']);
+    assert.deepEqual(byWorkflow.map((r) => r.action), ['TerminateWorkflow', 'CancelWorkflow', 'CancelWorkflow', 'SignalWorkflow', 'StartWorkflow']);
     const scoped = await call('GET', '/api/v1/namespaces/default/audit?workflowId=audit-1&limit=1');
     assert.equal(scoped.status, 200);
     assert.deepEqual((scoped.json.records as Row[]).map((r) => r.action), ['TerminateWorkflow']);
@@ -121,6 +130,46 @@ describe('audit trail', () => {
       assert.equal(answer.status, 400, query);
       assert.match(String(answer.json.message), new RegExp(parameter), query);
     }
+  });
+
+  test('a call whose path is in another case, which express routes all the same, is recorded under its route', async () => {
+    assert.equal((await call('POST', WF, { ...start, workflowId: 'audit-case', requestId: 'req-case' })).status, 201);
+    const terminated = await call('POST', '/API/V1/Namespaces/default/Workflows/audit-case/TERMINATE', { reason: 'case' });
+    assert.equal(terminated.status, 202, 'express ran terminate');
+    await flushAuditTrail(app);
+    const records = await trail('?namespace=default&workflowId=audit-case');
+    assert.deepEqual(records.map((r) => [r.action, r.route, r.statusCode]), [
+      ['TerminateWorkflow', '/api/v1/namespaces/:namespace/workflows/:workflowId/terminate', 202],
+      ['StartWorkflow', '/api/v1/namespaces/:namespace/workflows', 201],
+    ]);
+  });
+
+  test('with authentication on, a call refused with 401 is recorded as unauthenticated, not as the anonymous caller of a gateway without it', async () => {
+    const securedApp = createHttpApp({ engine, metrics: new EngineMetrics(false).registry, selfEndpoint: 'node-auth', auth: { jwt: { secret: new TextEncoder().encode('audit-trail-test-secret-of-32-bytes-or-more') } } });
+    const secured = createServer(securedApp);
+    await new Promise<void>((r) => secured.listen(0, '127.0.0.1', r));
+    try {
+      const port = (secured.address() as { port: number }).port;
+      const refused = await fetch(`http://127.0.0.1:${port}/api/v1/namespaces/audit-auth/workflows/w-1/terminate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      assert.equal(refused.status, 401);
+    } finally {
+      secured.close();
+    }
+    await flushAuditTrail(securedApp);
+    const [record] = await trail('?namespace=audit-auth');
+    assert.ok(record, 'the refused call is audited');
+    assert.deepEqual([record.principalSubject, record.principalMethod, record.statusCode, record.nodeId], ['unauthenticated', 'none', 401, 'node-auth']);
+  });
+
+  test("the app keeps its audit writer where a stopping node finds it: once flushAuditTrail resolves, the record of the call just answered is on the audit topic", async () => {
+    const written = async () => (await metrics.getSingleMetric('logbook_audit_records_total')!.get()).values[0]?.value ?? 0;
+    const before = await written();
+    const refused = await call('POST', '/api/v1/namespaces/audit-flush/workflows/w-1/signals/s', {});
+    assert.ok(refused.status >= 400);
+    await flushAuditTrail(app);
+    // Read with no turn of the event loop between: only a flush that waited has seen the write through.
+    assert.equal(await written(), before + 1);
+    assert.deepEqual((await trail('?namespace=audit-flush')).map((r) => r.action), ['SignalWorkflow'], 'read once, without waiting');
   });
 
   test('every mutating route of the app is either audited or listed as unaudited with its reason', () => {

@@ -1,12 +1,17 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { DEPLOYMENT_AUDIT_NAMESPACE } from '../../topics/catalog.js';
 import type { AuditRecord } from '../../topics/schemas/audit-record/index.js';
-import { principalOf } from '../auth/principal.js';
+import { PEER_HEADER, type PeerCalls } from '../auth/peer-calls.js';
+import { principalOf, type Principal } from '../auth/principal.js';
+import { AUTHENTICATOR } from '../auth/route-rules.js';
 import { auditedRouteOf, type AuditedRoute } from './audit-actions.js';
 import type { AuditWriter } from './audit-writer.js';
 
-/** Set on calls one node makes to another on a caller's behalf: the call is audited where the caller made it. */
-const FORWARDED_HEADER = 'x-logbook-forwarded';
+/** Who a call refused before its caller was authenticated ran as, when authentication is on (a missing or refused credential). */
+const UNAUTHENTICATED: Principal = { subject: 'unauthenticated', method: 'none' };
+/** The key of `app.locals` under which the app keeps its audit writer, for {@link flushAuditTrail}. */
+export const AUDIT_WRITER = 'auditWriter';
+
 /** Answers longer than this are not read for their identifiers (error answers and the answers naming a run are small). */
 const MAX_ANSWER_READ = 16 * 1024;
 
@@ -22,16 +27,21 @@ interface Identifiers {
 /**
  * Express middleware that records every mutating call of the API (see `audit-actions.ts` for
  * which) in the audit trail once its answer has gone out — including calls refused before a route
- * ran (bad input, a missing token) and calls whose caller hung up. Who: `res.locals.principal`,
- * anonymous when authentication is off. Reads only identifiers from the bodies (workflow id, run
+ * ran (bad input, a missing token) and calls whose caller hung up. Who: `res.locals.principal`;
+ * `anonymous` when authentication is off, `unauthenticated` when it is on and the call was refused
+ * before its caller was authenticated. Reads only identifiers from the bodies (workflow id, run
  * id, schedule id, request id, an error answer's `code`); payloads never reach the trail.
  * Mount it first, so it sees calls every later middleware refuses.
+ *
+ * A call another node made on a caller's behalf is not recorded again: that node recorded the
+ * caller's call. Such a call is known by its peer credential, checked with `peers` (the
+ * deployment's key), never by a header a client could send itself.
+ * @param peers checks a call's peer credential (`engine.peers`)
  */
-export function auditTrail(writer: AuditWriter, nodeId: string, clock: () => number = Date.now): RequestHandler {
+export function auditTrail(writer: AuditWriter, nodeId: string, peers: Pick<PeerCalls, 'verify'>, clock: () => number = Date.now): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
-    if (req.headers[FORWARDED_HEADER] !== undefined) return next();
     const match = auditedRouteOf(req.method, req.path);
-    if (!match.audited) return next();
+    if (!match.audited || isPeerCall(req, peers)) return next();
     const { audited, params } = match;
     const answer = captureAnswer(res);
     res.once('close', () => {
@@ -42,8 +52,42 @@ export function auditTrail(writer: AuditWriter, nodeId: string, clock: () => num
   };
 }
 
+/**
+ * Waits until the records of the calls `app` has answered so far are written (at most `timeoutMs`,
+ * default 5 s): a node stopping after its last answers would otherwise lose their records with its
+ * producer. Does nothing for an app without an audit trail.
+ */
+export async function flushAuditTrail(app: { locals: Record<string, unknown> }, timeoutMs?: number): Promise<void> {
+  await (app.locals[AUDIT_WRITER] as AuditWriter | undefined)?.flush(timeoutMs);
+}
+
+/**
+ * Whether the call carries a peer credential signed with the deployment's key for this very call.
+ * Nodes sign every call to a peer, with authentication on or off, so a genuine forwarded call
+ * always has one; a caller without the key cannot make one and is audited.
+ */
+function isPeerCall(req: Request, peers: Pick<PeerCalls, 'verify'>): boolean {
+  const credential = req.headers[PEER_HEADER];
+  if (typeof credential !== 'string') return false;
+  try {
+    peers.verify(credential, req.method, req.originalUrl);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Who made the call. Without a principal, a call under `--auth` was refused before its caller was
+ * authenticated: recording it as `anonymous` would read as though authentication were off.
+ */
+function principalOfCall(req: Request, res: Response): Principal {
+  if (res.locals.principal === undefined && req.app.locals[AUTHENTICATOR] !== undefined) return UNAUTHENTICATED;
+  return principalOf(res);
+}
+
 function recordOf(audited: AuditedRoute, req: Request, res: Response, ids: Identifiers, params: Readonly<Record<string, string>>, nodeId: string, time: number): AuditRecord {
-  const principal = principalOf(res);
+  const principal = principalOfCall(req, res);
   // A caller that hung up before any answer was sent: nginx's 499, so the trail still shows the attempt.
   const statusCode = res.headersSent ? res.statusCode : 499;
   return {

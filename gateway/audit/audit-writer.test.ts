@@ -57,3 +57,37 @@ test('a producer that cannot be opened is a counted failure too, and the writer 
   assert.equal(await counted(registry, 'logbook_audit_write_failures_total'), 1);
   assert.equal(await counted(registry, 'logbook_audit_records_total'), 1);
 });
+
+test('flush waits for a write still under way, and gives up after its bound when the broker never answers, telling how many records it leaves', async () => {
+  let release: () => void = () => undefined;
+  const sent: string[] = [];
+  const slow: Producer = {
+    send: (records) => new Promise((done) => {
+      release = () => {
+        sent.push(...records.map((r) => r.topic));
+        done([]);
+      };
+    }),
+    close: async () => undefined,
+  };
+  const lines: string[] = [];
+  const writer = new AuditWriter({ log: { producer: async () => slow }, catalog: { audit: 'slow.audit' }, serde: new SingleObjectSerde(), metrics: new Registry(), onFailure: (line) => lines.push(line) });
+  writer.append(record);
+  let flushed = false;
+  const flushing = writer.flush().then((done) => {
+    flushed = done;
+  });
+  await new Promise((r) => setTimeout(r, 50));
+  assert.equal(flushed, false, 'flush waits while the write is under way');
+  release();
+  await flushing;
+  assert.equal(flushed, true);
+  assert.deepEqual(sent, ['slow.audit']);
+
+  const stuck = new AuditWriter({ log: { producer: async () => ({ send: () => new Promise(() => undefined), close: async () => undefined }) }, catalog: { audit: 'stuck.audit' }, serde: new SingleObjectSerde(), metrics: new Registry(), onFailure: (line) => lines.push(line) });
+  stuck.append(record);
+  const began = Date.now();
+  assert.equal(await stuck.flush(100), false, 'a broker that never answers does not hold a stopping node');
+  assert.ok(Date.now() - began < 2_000);
+  assert.match(lines.join('\n'), /1 record\(s\) still unwritten after 100 ms/);
+});

@@ -7,6 +7,8 @@ import type { Serde } from '../../topics/serde/serde.js';
 
 const FAILURES_METRIC = 'logbook_audit_write_failures_total';
 const WRITTEN_METRIC = 'logbook_audit_records_total';
+/** How long {@link AuditWriter.flush} waits by default: a stopping node must not hang on a broker that does not answer. */
+export const AUDIT_FLUSH_MS = 5_000;
 
 /** What the audit writer needs: the engine's log, catalog and serde, and where failures are told. */
 export interface AuditWriterOptions {
@@ -45,20 +47,44 @@ export class AuditWriter {
       (error: unknown) => {
         this.#failures.inc();
         const line = `audit: could not write the record of ${record.method} ${record.route} (${record.action}, namespace ${record.namespace}): ${error instanceof Error ? error.message : String(error)}`;
-        try {
-          (this.#options.onFailure ?? ((l: string) => process.stderr.write(`${l}\n`)))(line);
-        } catch {
-          // A failing logger must not turn a lost audit record into a crashed gateway.
-        }
+        this.#tell(line);
       },
     );
     this.#pending.add(write);
     void write.finally(() => this.#pending.delete(write));
   }
 
-  /** Resolves once every record appended so far is written or counted as failed (tests, shutdown). */
-  async flush(): Promise<void> {
-    await Promise.all([...this.#pending]);
+  /**
+   * Resolves once every record appended so far — and any appended while it waits — is written or
+   * counted as failed, or once `timeoutMs` has passed (a stopping node then loses the records
+   * still unwritten, which it tells). Never rejects.
+   * @returns whether every record was settled in time
+   */
+  async flush(timeoutMs = AUDIT_FLUSH_MS): Promise<boolean> {
+    let timer: NodeJS.Timeout | undefined;
+    const elapsed = new Promise<false>((done) => {
+      timer = setTimeout(() => done(false), timeoutMs);
+    });
+    const settled = async (): Promise<true> => {
+      // Calls answered while we wait append more records: wait for those too.
+      while (this.#pending.size > 0) await Promise.all([...this.#pending]);
+      return true;
+    };
+    try {
+      const done = await Promise.race([settled(), elapsed]);
+      if (!done) this.#tell(`audit: ${this.#pending.size} record(s) still unwritten after ${timeoutMs} ms; they are lost if the node stops now`);
+      return done;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  #tell(line: string): void {
+    try {
+      (this.#options.onFailure ?? ((l: string) => process.stderr.write(`${l}\n`)))(line);
+    } catch {
+      // A failing logger must not turn a lost audit record into a crashed gateway.
+    }
   }
 
   async #write(record: AuditRecord): Promise<void> {

@@ -28,15 +28,16 @@ export function auditCommand(action: Action): Command {
         .option('-w, --workflow-id <id>', 'only calls about this workflow')
         .option('--since <time>', 'only calls at or after this time (RFC 3339, or epoch milliseconds)')
         .addOption(new Option('--limit <n>', 'at most this many calls (1 to 1000)').default('100'))
-        .option('--all-namespaces', 'every namespace and the deployment-wide calls, instead of --namespace', false),
+        .option('--all-namespaces', 'every namespace and the deployment-wide calls, instead of --namespace (needs the admin role in every namespace, *:admin)', false),
     ).action(
       action(async (c, o) => {
         const query = new URLSearchParams();
-        if (!o.allNamespaces) query.set('namespace', c.namespace);
         if (typeof o.workflowId === 'string') query.set('workflowId', o.workflowId);
         if (typeof o.since === 'string') query.set('since', o.since);
         query.set('limit', String(o.limit));
-        const page = await gatewayRequest<{ records: Row[]; truncated: boolean }>(c, 'GET', `/api/v1/audit?${query}`);
+        // One namespace's trail is open to its admins; the deployment-wide one needs `*:admin`.
+        const path = o.allNamespaces ? '/api/v1/audit' : `/api/v1/namespaces/${encodeURIComponent(c.namespace)}/audit`;
+        const page = await gatewayRequest<{ records: Row[]; truncated: boolean }>(c, 'GET', `${path}?${query}`);
         c.print(renderList(page.records, c.output, COLUMNS));
         if (page.truncated && c.output === 'table') c.print('(the scan stopped at its bound: older calls may match; narrow it with --since)');
       }),

@@ -5,7 +5,7 @@ import { SignJWT } from 'jose';
 import { startTestEngine, type TestEngine } from '../support/test-engine.js';
 import { addressOf, serveGateway } from '../support/http-gateway.js';
 import { runLogbookCli, type CliRun } from '../support/logbook-cli.js';
-import { uniqueName } from '../support/test-env.js';
+import { uniqueName, waitFor } from '../support/test-env.js';
 
 /**
  * `--api-key` as an operator uses it against a gateway run with `--auth`: each verb a process of its
@@ -19,6 +19,7 @@ let server: Server;
 let reader: string;
 let writer: string;
 let forged: string;
+let billingAdmin: string;
 
 function token(claims: Record<string, unknown>, secret = SECRET): Promise<string> {
   return new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setSubject(String(claims.sub)).setIssuedAt().setExpirationTime('5m').sign(new TextEncoder().encode(secret));
@@ -36,6 +37,7 @@ before(async () => {
   reader = await token({ sub: 'cli-reader', permissions: ['default:reader'] });
   writer = await token({ sub: 'cli-writer', permissions: ['default:writer'] });
   forged = await token({ sub: 'cli-forger', permissions: ['default:admin'] }, 'another-secret-of-at-least-32-bytes!!');
+  billingAdmin = await token({ sub: 'cli-billing-admin', permissions: ['billing:admin'] });
 });
 after(async () => {
   server.closeAllConnections();
@@ -84,4 +86,23 @@ test('a writer key starts a workflow, and a reader key then lists it', async () 
   const described = await logbook(['workflow', 'describe', '-w', workflowId, '-o', 'json', '--api-key', reader]);
   assert.equal(described.code, 0, described.stderr);
   assert.equal((JSON.parse(described.stdout) as { executionInfo: { workflowId: string } }).executionInfo.workflowId, workflowId);
+});
+
+test("a namespace's admin reads its audit trail with `audit list -n`, and `--all-namespaces` exits 4 naming the *:admin it needs", async () => {
+  const workflowId = uniqueName('cli-auth-audit');
+  const terminated = await logbook(['workflow', 'terminate', '-n', 'billing', '-w', workflowId, '--api-key', billingAdmin]);
+  assert.notEqual(terminated.code, 0, 'no such run: refused, and audited all the same');
+  const audited = async () => {
+    const answer = await fetch(`${addressOf(server)}/api/v1/namespaces/billing/audit?workflowId=${workflowId}`, { headers: { authorization: `Bearer ${billingAdmin}` } });
+    return answer.ok && ((await answer.json()) as { records: unknown[] }).records.length > 0;
+  };
+  await waitFor('the terminate audited', audited, 10_000);
+  const [list, all] = await Promise.all([
+    logbook(['audit', 'list', '-n', 'billing', '-w', workflowId, '-o', 'json', '--api-key', billingAdmin]),
+    logbook(['audit', 'list', '--all-namespaces', '--api-key', billingAdmin]),
+  ]);
+  assert.equal(list.code, 0, list.stderr);
+  assert.deepEqual((JSON.parse(list.stdout) as Array<Record<string, unknown>>).map((r) => [r.action, r.namespace, r.principalSubject]), [['TerminateWorkflow', 'billing', 'cli-billing-admin']]);
+  assert.equal(all.code, 4, all.stderr);
+  assert.match(all.stderr, /PERMISSION_DENIED: .*permission "\*:admin"/);
 });
