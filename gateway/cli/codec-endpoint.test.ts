@@ -67,6 +67,20 @@ describe('the CLI through a codec endpoint', () => {
     await assert.rejects(values.decode([sealed]), isCliError(EXIT.KEY_ERASED, /^KeyErased: the key of data subject 'customer-erased' was erased/));
   });
 
+  test('a key the endpoint\'s store lacks is KeyNotFound, exit 5 (the endpoint is misconfigured), never exit 8 (erased)', async () => {
+    const [sealed] = await codecEndpoint(endpoint, TOKEN).encode(['personal'], 'customer-elsewhere');
+    const emptyKeys = await mkdtemp(join(tmpdir(), 'logbook-cli-codec-other-'));
+    const other = createCodecServer({ codecs: [new EncryptionCodec({ keys: new FileKeyStore({ directory: emptyKeys }) })], token: TOKEN, log: () => undefined });
+    await new Promise<void>((ready) => other.listen(0, '127.0.0.1', ready));
+    try {
+      const elsewhere = codecEndpoint(`http://127.0.0.1:${(other.address() as { port: number }).port}`, TOKEN);
+      await assert.rejects(elsewhere.decode([sealed]), isCliError(EXIT.UNAVAILABLE, /^KeyNotFound: key .* of data subject 'customer-elsewhere' .*not erased/));
+    } finally {
+      other.close();
+      await rm(emptyKeys, { recursive: true, force: true });
+    }
+  });
+
   test('a missing or wrong token exits 7 naming --codec-token, and an endpoint nobody answers exits 5 naming its URL', async () => {
     await assert.rejects(codecEndpoint(endpoint, undefined).encode([1]), isCliError(EXIT.UNAUTHENTICATED, /pass --codec-token/));
     await assert.rejects(codecEndpoint(endpoint, 'wrong').encode([1]), isCliError(EXIT.UNAUTHENTICATED, /refused --codec-token/));

@@ -12,7 +12,8 @@ export interface PayloadCodecView {
   /**
    * `value` with every `{ "$payload": … }` envelope in it replaced by its decoded value; one call
    * for all of them. Search attributes are left alone: they are never encoded.
-   * @throws CliError `KeyErased` (exit 8) when a payload's subject was erased
+   * @throws CliError `KeyErased` (exit 8) when a payload's subject was erased; `KeyNotFound`
+   *   (exit 5) when the endpoint's key store lacks a payload's key, which is not an erasure
    */
   decode<T>(value: T): Promise<T>;
   /**
@@ -94,6 +95,9 @@ function refusal(url: string, status: number, body: { code?: string; message?: s
   // The endpoint names an undecodable payload's error (KeyErased, PayloadTampered) as its code.
   if (status === 422 && body.code === 'KeyErased') return new CliError(`KeyErased: ${body.message ?? 'a payload\'s subject key was erased'}`, EXIT.KEY_ERASED);
   if (status === 422) return new CliError(reason, EXIT.FAILED);
+  // Not an erasure: the endpoint's key store lacks the key (a wrong key directory). The value is
+  // intact and readable once the endpoint is fixed, so this is the endpoint failing (5), not 8.
+  if (body.code === 'KeyNotFound') return new CliError(`KeyNotFound: ${body.message ?? 'the codec endpoint\'s key store lacks a payload\'s key'} (the value is not erased; the endpoint at ${url} must be given the right key store)`, EXIT.UNAVAILABLE);
   if (status === 401 || status === 403) {
     const remedy = sentToken && status === 403 ? 'it refused --codec-token' : 'pass --codec-token (LOGBOOK_CODEC_TOKEN)';
     return new CliError(`the codec endpoint ${url} refused the call: ${remedy} (${reason})`, EXIT.UNAUTHENTICATED);

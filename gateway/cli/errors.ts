@@ -9,7 +9,9 @@
  * start; 6 the wait ran out first (a run still open at `--timeout`, a query no worker answered in
  * time); 7 not authenticated (a 401: no `--api-key`, or one the gateway refused; a codec endpoint
  * refusing `--codec-token`): the remedy is a credential, not a role; 8 a payload's data subject was
- * erased (`KeyErased` from the codec endpoint): the value is gone by design.
+ * erased (`KeyErased` from the codec endpoint): the value is gone by design. A key the codec
+ * endpoint's key store does not hold (`KeyNotFound`, 503) is 5, never 8: the value is intact and
+ * the endpoint is misconfigured.
  * @module
  */
 import { WorkflowClientError } from '../../sdk/client/gateway-call.js';

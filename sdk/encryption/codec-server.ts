@@ -12,13 +12,21 @@ import { CodecDataConverter, fromJsonPayload, toJsonPayload, type Payload, type 
 /** Largest request body taken, bytes. */
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
 
+/**
+ * Codes of payloads the codec cannot decode, answered 422: the caller's answer about its payload,
+ * named by the codec's error class (the CLI and the UI look for `KeyErased`).
+ */
+const PAYLOAD_ERRORS: ReadonlySet<string> = new Set(['KeyErased', 'PayloadTampered']);
+
 /** Options of {@link createCodecServer}. */
 export interface CodecServerOptions {
   readonly codecs: readonly PayloadCodec[];
-  /** The bearer token every call must carry. */
+  /** The bearer token every call must carry. Its holder decodes every subject the key store holds. */
   readonly token: string;
   /** The browser origin allowed to call (the UI's, e.g. `http://localhost:8233`); none by default. */
   readonly allowOrigin?: string;
+  /** Where the detail of a failure the caller is not told is written; stderr by default. */
+  readonly log?: (line: string) => void;
 }
 
 /** A refusal with its HTTP status. */
@@ -30,6 +38,13 @@ class Refusal extends Error {
 
 /**
  * The codec endpoint as an unstarted server: call `listen` on it.
+ *
+ * Answers: 200 `{ payloads }`; 422 `KeyErased` / `PayloadTampered` for a payload that can never be
+ * decoded; 503 `KeyNotFound` when the key store lacks a payload's key (the server's configuration,
+ * e.g. a wrong key directory: retry once fixed); 401 `UNAUTHENTICATED`, 403 `PERMISSION_DENIED`,
+ * 400 `INVALID_ARGUMENT`, 404 `NOT_FOUND`, 413 `PAYLOAD_TOO_LARGE` for the call itself; 500
+ * `INTERNAL` for anything else, with a generic message — its detail (which may name key files)
+ * goes to `log`, never to the caller.
  * @throws TypeError when the token is empty
  * @example
  * createCodecServer({ codecs: [new EncryptionCodec({ keys })], token, allowOrigin: 'http://localhost:8233' }).listen(8888);
@@ -43,17 +58,29 @@ export function createCodecServer(options: CodecServerOptions): Server {
     handle(req, chain, options.token)
       .then((body) => send(res, 200, body))
       .catch((error: unknown) => {
-        if (error instanceof Refusal) return send(res, error.status, { code: error.code, message: error.message });
-        const e = error as { name?: string; message?: string };
-        // A payload that cannot be decoded (KeyErased, PayloadTampered) is the caller's answer, not a server fault.
-        send(res, 422, { code: e.name ?? 'Error', message: e.message ?? String(error) });
+        const { status, code, message } = answerTo(error, options.log ?? ((line) => process.stderr.write(`${line}\n`)));
+        send(res, status, { code, message });
       });
   });
 }
 
+/** The status and body a failed call gets; what the caller is not told is logged. */
+function answerTo(error: unknown, log: (line: string) => void): { status: number; code: string; message: string } {
+  if (error instanceof Refusal) return { status: error.status, code: error.code, message: error.message };
+  const e = error as { name?: unknown; message?: unknown; subject?: unknown; keyId?: unknown } | null;
+  // A payload that cannot be decoded is the caller's answer, not a server fault; its message names only the subject and key id.
+  if (typeof e?.name === 'string' && PAYLOAD_ERRORS.has(e.name)) return { status: 422, code: e.name, message: String(e.message) };
+  log(`codec server: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  if (e?.name === 'KeyNotFound') {
+    // The store's location is the operator's to read in the log, not the caller's.
+    return { status: 503, code: 'KeyNotFound', message: `key ${String(e.keyId)} of data subject '${String(e.subject)}' is not in this codec server's key store (it was not erased): the server's operator must give it the key store the payload was written with` };
+  }
+  return { status: 500, code: 'INTERNAL', message: 'the codec server failed; its log has the detail' };
+}
+
 async function handle(req: IncomingMessage, chain: CodecDataConverter, token: string): Promise<unknown> {
   const route = req.url?.split('?')[0];
-  if (req.method !== 'POST' || (route !== '/codec/encode' && route !== '/codec/decode')) throw new Refusal(404, 'NotFound', 'POST /codec/encode or /codec/decode');
+  if (req.method !== 'POST' || (route !== '/codec/encode' && route !== '/codec/decode')) throw new Refusal(404, 'NOT_FOUND', 'POST /codec/encode or /codec/decode');
   authorise(req.headers.authorization, token);
   const payloads = payloadsOf(await jsonBody(req));
   const coded = route === '/codec/encode' ? await chain.encode(payloads) : await chain.decode(payloads);
@@ -63,20 +90,20 @@ async function handle(req: IncomingMessage, chain: CodecDataConverter, token: st
 /** 401 without a bearer token, 403 with another one. */
 function authorise(header: string | undefined, token: string): void {
   const given = /^Bearer (.+)$/i.exec(header ?? '')?.[1];
-  if (given === undefined) throw new Refusal(401, 'Unauthenticated', 'an Authorization: Bearer <token> header is required');
+  if (given === undefined) throw new Refusal(401, 'UNAUTHENTICATED', 'an Authorization: Bearer <token> header is required');
   const a = Buffer.from(given);
   const b = Buffer.from(token);
-  if (a.length !== b.length || !timingSafeEqual(a, b)) throw new Refusal(403, 'PermissionDenied', 'the bearer token is not this codec server\'s');
+  if (a.length !== b.length || !timingSafeEqual(a, b)) throw new Refusal(403, 'PERMISSION_DENIED', 'the bearer token is not this codec server\'s');
 }
 
 function payloadsOf(body: unknown): Payload[] {
   const list = (body as { payloads?: unknown } | null)?.payloads;
-  if (!Array.isArray(list)) throw new Refusal(400, 'InvalidArgument', "'payloads' must be an array of {metadata, data}");
+  if (!Array.isArray(list)) throw new Refusal(400, 'INVALID_ARGUMENT', "'payloads' must be an array of {metadata, data}");
   return list.map((p, i) => {
     try {
       return fromJsonPayload(p, `payloads[${i}]`);
     } catch (error) {
-      throw new Refusal(400, 'InvalidArgument', (error as Error).message);
+      throw new Refusal(400, 'INVALID_ARGUMENT', (error as Error).message);
     }
   });
 }
@@ -86,13 +113,13 @@ async function jsonBody(req: IncomingMessage): Promise<unknown> {
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > MAX_BODY_BYTES) throw new Refusal(413, 'PayloadTooLarge', `the body is larger than ${MAX_BODY_BYTES} bytes`);
+    if (size > MAX_BODY_BYTES) throw new Refusal(413, 'PAYLOAD_TOO_LARGE', `the body is larger than ${MAX_BODY_BYTES} bytes`);
     chunks.push(chunk);
   }
   try {
     return JSON.parse(Buffer.concat(chunks).toString('utf8'));
   } catch {
-    throw new Refusal(400, 'InvalidArgument', 'the body must be JSON {payloads: [...]}');
+    throw new Refusal(400, 'INVALID_ARGUMENT', 'the body must be JSON {payloads: [...]}');
   }
 }
 

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, readdir, stat } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { CodecDataConverter, defaultDataConverter, EncryptedPayload, withSubject, type Payload } from '../../topics/payload/index.js';
 import { EncryptionCodec } from './encryption-codec.js';
-import { FileKeyStore } from './file-key-store.js';
-import { KeyErased, PayloadTampered } from './key-store.js';
+import { FileKeyStore, KeyFileUnreadable } from './file-key-store.js';
+import { KeyErased, KeyNotFound, PayloadTampered } from './key-store.js';
 
 async function fixture() {
   const directory = await mkdtemp(join(tmpdir(), 'logbook-keys-'));
@@ -77,6 +77,60 @@ describe('EncryptionCodec', () => {
     const [file] = await readdir(directory);
     assert.ok(file);
     assert.equal((await stat(join(directory, file))).mode & 0o777, 0o600);
+  });
+
+  it('a key missing from the key directory is a retriable KeyNotFound naming subject, key id and directory, and decoding mints no key', async () => {
+    const { converter } = await fixture();
+    const sealed = await converter.toPayload(withSubject('customer-a', 'kept elsewhere'));
+    const elsewhere = await fixture();
+    await assert.rejects(elsewhere.converter.fromPayload(sealed), (error: unknown) => {
+      assert.ok(error instanceof KeyNotFound, `KeyNotFound, not ${String(error)}`);
+      assert.ok(!(error instanceof KeyErased));
+      assert.equal(error.retriable, true);
+      assert.equal(error.code, 'KEY_NOT_FOUND');
+      assert.match(error.message, /customer-a/);
+      assert.ok(error.message.includes(meta(sealed, EncryptedPayload.keyIdKey)!));
+      assert.ok(error.message.includes(elsewhere.directory));
+      return true;
+    });
+    assert.deepEqual(await readdir(elsewhere.directory).catch(() => []), [], 'a decode never creates a key');
+  });
+
+  it('a key file holding another key id for the subject is KeyNotFound, not KeyErased', async () => {
+    const { converter } = await fixture();
+    const sealed = await converter.toPayload(withSubject('customer-a', 'first key'));
+    const other = await fixture();
+    await other.converter.toPayload(withSubject('customer-a', 'a key of its own'));
+    await assert.rejects(other.converter.fromPayload(sealed), KeyNotFound);
+  });
+
+  it('erasure is recorded as a tombstone: erasing a subject that never had a key still refuses a new one', async () => {
+    const { codec, converter, directory } = await fixture();
+    await codec.eraseSubject('customer-never-seen');
+    await assert.rejects(converter.toPayload(withSubject('customer-never-seen', 'x')), KeyErased);
+    const files = await readdir(directory);
+    assert.equal(files.length, 1, `only the tombstone, no temporary file left: ${files.join(', ')}`);
+    assert.equal((await stat(join(directory, files[0]!))).mode & 0o777, 0o600);
+  });
+
+  it('a key file that is not a key or a tombstone fails with KeyFileUnreadable naming the file, and is not replaced', async () => {
+    const { converter, directory } = await fixture();
+    await converter.toPayload(withSubject('customer-a', 'x'));
+    const [file] = await readdir(directory);
+    const path = join(directory, file!);
+    await writeFile(path, '{"id": "k1", "key": "tr');
+    await assert.rejects(converter.toPayload(withSubject('customer-a', 'y')), (error: unknown) => error instanceof KeyFileUnreadable && error.message.includes(path) && /not JSON/.test(error.message));
+    await writeFile(path, JSON.stringify({ id: 'k1', key: Buffer.alloc(16).toString('base64') }));
+    await assert.rejects(converter.toPayload(withSubject('customer-a', 'y')), (error: unknown) => error instanceof KeyFileUnreadable && /not 32 bytes/.test(error.message));
+    assert.equal(await readFile(path, 'utf8'), JSON.stringify({ id: 'k1', key: Buffer.alloc(16).toString('base64') }), 'the damaged file is left for a restore');
+  });
+
+  it('two stores creating the same subject\'s key at once end up with one key, and leave no temporary files', async () => {
+    const { directory } = await fixture();
+    const stores = Array.from({ length: 8 }, () => new FileKeyStore({ directory }));
+    const keys = await Promise.all(stores.map((store) => store.keyFor('customer-race')));
+    assert.equal(new Set(keys.map((k) => k.id)).size, 1);
+    assert.deepEqual(await readdir(directory), [`${Buffer.from('customer-race').toString('base64url')}.json`]);
   });
 
   it('leaves payloads that are not encrypted as they are on decode', async () => {

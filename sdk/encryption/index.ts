@@ -9,7 +9,7 @@
  * @module
  */
 export { DEFAULT_SUBJECT, EncryptionCodec, type EncryptionCodecOptions } from './encryption-codec.js';
-export { FileKeyStore } from './file-key-store.js';
-export { KeyErased, PayloadTampered, type KeyStore, type SubjectKey } from './key-store.js';
+export { KeyErased, KeyNotFound, PayloadTampered, type KeyStore, type SubjectKey } from './key-store.js';
+export { FileKeyStore, KeyFileUnreadable } from './file-key-store.js';
 export { withSubject } from '../../topics/payload/subject-marker.js';
 export { createCodecServer, type CodecServerOptions } from './codec-server.js';

@@ -21,7 +21,7 @@ import { isPermanentWriteError } from './write-retry.js';
 import { CommandWriter, toFailure, type RunRef, type WorkerConnection } from './worker-connection.js';
 import { answerSignals, type AnswerSignals } from './answer-signals.js';
 import type { CommandBody, TaskAttemptRef } from '../../topics/schemas/command/index.js';
-import type { WorkerPayloads } from './worker-payloads.js';
+import { isRetriableDecodeFailure, type WorkerPayloads } from './worker-payloads.js';
 
 /** An activity implementation: any async function of JSON-serialisable arguments. */
 export type ActivityFunction = (...args: never[]) => Promise<unknown>;
@@ -98,7 +98,7 @@ export class ActivityWorker {
     if (delay !== undefined && !(Number.isFinite(delay) && delay >= 0)) throw new TypeError(`activityClaimDelayMs must be a number of milliseconds ≥ 0, got ${delay}`);
     const payloads = options.payloads;
     this.commands = payloads
-      ? new CommandWriter(connection, (run, body) => payloads.encode(body, 'scheduledEventId' in body ? payloads.activitySubject(run.runId, body.scheduledEventId) : payloads.runSubject(run.runId)))
+      ? new CommandWriter(connection, (run, body) => payloads.encode(body, 'scheduledEventId' in body && 'attempt' in body ? payloads.activitySubject({ runId: run.runId, scheduledEventId: body.scheduledEventId, attempt: body.attempt }) : undefined))
       : new CommandWriter(connection);
     this.claims = new ClaimConfirmer(connection, this.commands);
   }
@@ -162,6 +162,15 @@ export class ActivityWorker {
     if (!record.value) return;
     const task = await this.decoded(await this.connection.serde.decode(activityTaskCodec, record.value), taken);
     if (!task) return;
+    try {
+      await this.runDecoded(task, taken, delivery);
+    } finally {
+      // Every answer of the attempt is written (or it was handed back): its subject is not needed again.
+      this.options.payloads?.forgetActivity(task);
+    }
+  }
+
+  private async runDecoded(task: ActivityTask, taken: AbortSignal, delivery: TaskDelivery): Promise<void> {
     // Paced before the claim: a task waiting for its slot is still the queue's, not started.
     if (this.rate && !(await this.rate.acquire(taken))) throw new TaskHandedBackError(`activity ${task.activityId} was not started before its partition was handed back`);
     const run = { namespace: task.namespace, workflowId: task.workflowId, runId: task.runId };
@@ -177,8 +186,9 @@ export class ActivityWorker {
   }
 
   /**
-   * The task with its payloads decoded, or null when they cannot be (a key erased, a tampered
-   * payload): the attempt fails for good, since the same bytes fail the same way every time.
+   * The task with its payloads decoded, or null when they cannot be: the attempt fails — for good
+   * for a key erased or a tampered payload (the same bytes fail the same way every time), to be
+   * retried for a key not found (see {@link isRetriableDecodeFailure}).
    */
   private async decoded(task: ActivityTask, taken: AbortSignal): Promise<ActivityTask | null> {
     if (!this.options.payloads) return task;
@@ -187,7 +197,11 @@ export class ActivityWorker {
     } catch (error) {
       const ref = { scheduledEventId: task.scheduledEventId, attempt: task.attempt, identity: this.options.identity };
       const run = { namespace: task.namespace, workflowId: task.workflowId, runId: task.runId };
-      await this.commands.writeUntilDone(run, { type: 'ActivityTaskFailed', ...ref, failure: { ...toFailure(error), nonRetryable: true }, lastHeartbeatDetails: null }, taken);
+      try {
+        await this.commands.writeUntilDone(run, { type: 'ActivityTaskFailed', ...ref, failure: { ...toFailure(error), nonRetryable: !isRetriableDecodeFailure(error) }, lastHeartbeatDetails: null }, taken);
+      } finally {
+        this.options.payloads.forgetActivity(task);
+      }
       return null;
     }
   }

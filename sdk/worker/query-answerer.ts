@@ -35,11 +35,7 @@ export interface QueryAnswererOptions {
  * that. So a query after a signal sees the signal.
  */
 export class QueryAnswerer {
-  private readonly history: HistoryFetcher;
-
-  constructor(private readonly options: QueryAnswererOptions) {
-    this.history = options.payloads ? options.payloads.decodingFetcher(options.history) : options.history;
-  }
+  constructor(private readonly options: QueryAnswererOptions) {}
 
   /** Answers from the cached run when it has seen what the query must see; otherwise replays. */
   async answer(task: QueryTask): Promise<{ result: QueryResult; source: 'cache' | 'replay' }> {
@@ -51,33 +47,46 @@ export class QueryAnswerer {
     } catch (error) {
       return { result: failed(QueryFailureCode.QueryFailed, `could not decode the arguments of query '${task.queryType}': ${messageOf(error)}`), source: 'replay' };
     }
-    const answer = await this.answerDecoded(decoded);
+    const { subject, ...answer } = await this.answerDecoded(decoded);
     if (answer.result.type !== 'answered') return answer;
-    return { ...answer, result: { ...answer.result, result: await payloads.encode(answer.result.result, payloads.runSubject(task.runId)) } };
+    return { ...answer, result: { ...answer.result, result: await payloads.encode(answer.result.result, subject) } };
   }
 
-  private async answerDecoded(task: QueryTask): Promise<{ result: QueryResult; source: 'cache' | 'replay' }> {
-    const cached = this.options.cache.get(task.runId);
+  /** The answer, and the subject of the run's start input (from the cache entry or the history replayed). */
+  private async answerDecoded(task: QueryTask): Promise<{ result: QueryResult; source: 'cache' | 'replay'; subject?: string | undefined }> {
+    const { cache } = this.options;
+    const cached = cache.get(task.runId);
     if (cached && cached.lastEventId >= task.workflowTaskScheduledEventId) {
       try {
-        return { result: cached.query(task.queryType, task.args), source: 'cache' };
+        return { result: cached.query(task.queryType, task.args), source: 'cache', subject: cache.subjectOf(task.runId) };
       } catch (error) {
         // The cached run failed or was interrupted; the next workflow task evicts it. Replay.
         if (!(error instanceof EvictionRequiredError)) throw error;
       }
     }
-    return { result: await this.replay(task), source: 'replay' };
+    return { ...(await this.replay(task)), source: 'replay' };
   }
 
-  private async replay(task: QueryTask): Promise<QueryResult> {
-    let history: HistoryEvent[];
+  private async replay(task: QueryTask): Promise<{ result: QueryResult; subject?: string | undefined }> {
+    let fetched: { events: HistoryEvent[]; subject: string | undefined };
     try {
-      history = await this.history.fetch(task, task.lastEventId);
+      fetched = await this.fetchHistory(task);
     } catch (error) {
       // Retriable trouble (a shard moving) keeps its code so the asker can retry.
       const code = error instanceof LogbookError && error.retriable ? error.code : QueryFailureCode.QueryFailed;
-      return failed(code, `could not read the history of run ${task.runId} to answer query '${task.queryType}': ${messageOf(error)}`);
+      return { result: failed(code, `could not read the history of run ${task.runId} to answer query '${task.queryType}': ${messageOf(error)}`) };
     }
+    return { result: this.replayed(task, fetched.events), subject: fetched.subject };
+  }
+
+  /** The run's history up to the query, decoded when the worker has codecs, with its start input's subject. */
+  private async fetchHistory(task: QueryTask): Promise<{ events: HistoryEvent[]; subject: string | undefined }> {
+    const { payloads, history } = this.options;
+    if (payloads) return payloads.fetchHistory(history, task, task.lastEventId);
+    return { events: await history.fetch(task, task.lastEventId), subject: undefined };
+  }
+
+  private replayed(task: QueryTask, history: HistoryEvent[]): QueryResult {
     const first = history[0];
     if (first?.attributes.type !== 'WorkflowExecutionStarted') {
       return failed(QueryFailureCode.QueryFailed, `the history of run ${task.runId} does not start with WorkflowExecutionStarted`);

@@ -35,14 +35,25 @@ const processHeap: HeapGauge = {
   limitBytes: getHeapStatistics().heap_size_limit,
 };
 
+/** A cached run and the data subject its outgoing payloads inherit (see `WorkerPayloads`). */
+interface CachedRun {
+  readonly run: WorkflowRun;
+  readonly subject: string | undefined;
+}
+
 /**
  * The sticky cache of a workflow worker: runs kept in memory (LRU), so that the next task of a run
  * replays only its new events. Evicted runs release their sandbox. Besides its count, the cache
  * watches the heap: past three quarters of the heap limit it gives up its least recently used
  * tenth (at most once a second), so runs larger than the count assumed cannot exhaust the heap.
+ *
+ * Each run is cached with the data subject of its start input. The subject must live exactly as
+ * long as the run: a sticky task carries no WorkflowExecutionStarted event to read it from again,
+ * and a subject forgotten while its run stays cached would put the run's new payloads under the
+ * default subject's key, out of reach of `eraseSubject`.
  */
 export class WorkflowCache {
-  private readonly runs = new Map<string, WorkflowRun>();
+  private readonly runs = new Map<string, CachedRun>();
   private lastPressureCheck = Number.NEGATIVE_INFINITY;
 
   constructor(
@@ -52,28 +63,34 @@ export class WorkflowCache {
   ) {}
 
   get(runId: string): WorkflowRun | undefined {
-    const run = this.runs.get(runId);
-    if (run) {
+    const entry = this.runs.get(runId);
+    if (entry) {
       // Re-insert to mark as most recently used.
       this.runs.delete(runId);
-      this.runs.set(runId, run);
+      this.runs.set(runId, entry);
     }
-    return run;
+    return entry?.run;
   }
 
-  set(runId: string, run: WorkflowRun): void {
-    this.runs.set(runId, run);
+  /** The data subject the cached run was stored with; undefined for a run not cached or with no subject. */
+  subjectOf(runId: string): string | undefined {
+    return this.runs.get(runId)?.subject;
+  }
+
+  /** Caches `run` with the subject of its start input (undefined when it names none). */
+  set(runId: string, run: WorkflowRun, subject?: string): void {
+    this.runs.set(runId, { run, subject });
     while (this.runs.size > this.capacity) this.evictOldest();
     this.relieveMemoryPressure();
   }
 
   evict(runId: string): void {
-    this.runs.get(runId)?.dispose();
+    this.runs.get(runId)?.run.dispose();
     this.runs.delete(runId);
   }
 
   clear(): void {
-    for (const run of this.runs.values()) run.dispose();
+    for (const { run } of this.runs.values()) run.dispose();
     this.runs.clear();
   }
 
@@ -94,6 +111,6 @@ export class WorkflowCache {
   private evictOldest(): void {
     const [oldest, evicted] = this.runs.entries().next().value!;
     this.runs.delete(oldest);
-    evicted.dispose();
+    evicted.run.dispose();
   }
 }

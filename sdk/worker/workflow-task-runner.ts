@@ -1,4 +1,5 @@
 import type { WorkflowTask } from '../../topics/schemas/workflow-task/index.js';
+import type { HistoryEvent } from '../../topics/schemas/history-event/index.js';
 import type { WorkflowCommand } from '../../topics/schemas/command/v1-workflow-commands.js';
 import type { DataConverter } from '../../topics/payload/index.js';
 import type { WorkflowBundle } from '../workflow/bundle.js';
@@ -39,10 +40,8 @@ export class WorkflowTaskRunner {
   /** The runs held in memory, shared with the query answerer. */
   readonly cache: WorkflowCache;
   private readonly localActivities: LocalActivityExecutor;
-  private readonly history: HistoryFetcher;
 
   constructor(private readonly options: WorkflowTaskRunnerOptions) {
-    this.history = options.payloads ? options.payloads.decodingFetcher(options.history) : options.history;
     this.cache = new WorkflowCache(options.maxCachedWorkflows ?? defaultCacheCapacity());
     this.localActivities = new LocalActivityExecutor(options.localActivities ?? {}, options.dataConverter);
   }
@@ -55,10 +54,12 @@ export class WorkflowTaskRunner {
     const started = performance.now();
     try {
       const payloads = this.options.payloads;
-      const activated = await this.activate(payloads ? await payloads.decodeRunEvents(task.runId, task, task.events) : task);
+      // Read before decoding: an encrypted payload names its subject only on the outside.
+      const start = payloads?.startSubject(task.events);
+      const activated = await this.activate(payloads ? await payloads.decode(task) : task, start?.subject);
       const { cacheHit } = activated;
       const result = payloads && activated.result.type === 'completed'
-        ? { ...activated.result, commands: await payloads.encode(activated.result.commands, payloads.runSubject(task.runId)) }
+        ? { ...activated.result, commands: await payloads.encode(activated.result.commands, activated.subject) }
         : activated.result;
       this.options.onTask?.({ cacheHit, replayMs: performance.now() - started, result: result.type });
       if (result.type !== 'completed') this.cache.evict(task.runId);
@@ -92,7 +93,12 @@ export class WorkflowTaskRunner {
     this.cache.clear();
   }
 
-  private async activate(task: WorkflowTask): Promise<{ result: WorkflowTaskResult; cacheHit: boolean }> {
+  /**
+   * Activates the task on the cached run, or on a run rebuilt from history; `startSubject` is the
+   * subject the task's own start event names (a first task). The answer carries the run's subject,
+   * which the run is cached with: from the start event of the task, the cached entry, or history.
+   */
+  private async activate(task: WorkflowTask, startSubject: string | undefined): Promise<{ result: WorkflowTaskResult; cacheHit: boolean; subject: string | undefined }> {
     // Counted from now, when the task was claimed: the engine's start-to-close timer runs from the claim.
     const budgetDeadline = Date.now() + task.startToCloseTimeoutMs * LOCAL_ACTIVITY_BUDGET_SHARE;
     const runLocal = (requests: Parameters<LocalActivityExecutor['run']>[0]) => this.localActivities.run(requests, { ...task, budgetDeadline });
@@ -103,7 +109,8 @@ export class WorkflowTaskRunner {
     // and the engine to have taken the cached run's last completion.
     if (cached && first !== undefined && first <= cached.lastEventId + 1 && tookLastCompletion(cached.lastEventId, events)) {
       try {
-        return { result: await cached.activateWithLocalActivities(events.filter((e) => e.eventId > cached.lastEventId), runLocal, task.messages), cacheHit: true };
+        const subject = startSubject ?? this.cache.subjectOf(task.runId);
+        return { result: await cached.activateWithLocalActivities(events.filter((e) => e.eventId > cached.lastEventId), runLocal, task.messages), cacheHit: true, subject };
       } catch (error) {
         // The engine failed a task this run completed (e.g. UnhandledCommand): rebuild from history.
         if (!(error instanceof EvictionRequiredError)) throw error;
@@ -111,16 +118,24 @@ export class WorkflowTaskRunner {
     }
     if (cached) this.cache.evict(task.runId);
     // A run's first task carries its whole history; later misses page it from the shard owner.
-    const history = first === 1 ? events : [...(await this.history.fetch(task, task.lastEventId)), ...events.filter((e) => e.eventId > task.lastEventId)];
+    const fetched = first === 1 ? { events: [], subject: startSubject } : await this.fetchHistory(task);
+    const history = first === 1 ? events : [...fetched.events, ...events.filter((e) => e.eventId > task.lastEventId)];
     const run = WorkflowRun.create(
       this.options.bundle,
       { namespace: task.namespace, workflowId: task.workflowId, runId: task.runId, workflowType: task.workflowType, taskQueue: task.taskQueue },
       { dataConverter: this.options.dataConverter, ...(this.options.deadlockTimeoutMs ? { deadlockTimeoutMs: this.options.deadlockTimeoutMs } : {}) },
     );
     const result = await run.activateWithLocalActivities(history, runLocal, task.messages);
-    if (result.type === 'completed') this.cache.set(task.runId, run);
+    if (result.type === 'completed') this.cache.set(task.runId, run, fetched.subject);
     else run.dispose();
-    return { result, cacheHit: false };
+    return { result, cacheHit: false, subject: fetched.subject };
+  }
+
+  /** The run's history up to the task, decoded when the worker has codecs, with its start input's subject. */
+  private async fetchHistory(task: WorkflowTask): Promise<{ events: HistoryEvent[]; subject: string | undefined }> {
+    const { payloads, history } = this.options;
+    if (payloads) return payloads.fetchHistory(history, task, task.lastEventId);
+    return { events: await history.fetch(task, task.lastEventId), subject: undefined };
   }
 }
 

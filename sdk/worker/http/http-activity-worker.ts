@@ -9,6 +9,7 @@ import type { ActivityEvent, ActivityWorkerOptions } from '../activity-worker.js
 import { CompleteAsyncError } from '../complete-async-error.js';
 import { isTooLarge, tooLargeFailure } from '../oversized-output.js';
 import { toFailure } from '../worker-connection.js';
+import { isRetriableDecodeFailure } from '../worker-payloads.js';
 import { GatewayAccessDeniedError, GatewayRefusedError, isUnreachable, wireFailure, type GatewayTaskClient, type PolledTask } from './gateway-task-client.js';
 import { TaskPollers } from './task-pollers.js';
 
@@ -52,9 +53,17 @@ export class HttpActivityWorker {
 
   /** Runs one attempt and reports how it ended: completed, failed, canceled, or left to async completion. */
   private async execute(polled: PolledTask<ActivityTask>): Promise<void> {
-    const { taskToken } = polled;
     const task = await this.decoded(polled);
     if (!task) return;
+    try {
+      await this.executeDecoded(polled.taskToken, task);
+    } finally {
+      // Every answer of the attempt is sent: its subject is not needed again.
+      this.options.payloads?.forgetActivity(task);
+    }
+  }
+
+  private async executeDecoded(taskToken: string, task: ActivityTask): Promise<void> {
     const abort = new AbortController();
     this.running.add(abort);
     let cancelled = false;
@@ -96,7 +105,7 @@ export class HttpActivityWorker {
     try {
       const payload = this.dataConverter.toPayload(result);
       const payloads = this.options.payloads;
-      const encoded = payloads ? await payloads.encode(payload, payloads.activitySubject(task.runId, task.scheduledEventId)) : payload;
+      const encoded = payloads ? await payloads.encode(payload, payloads.activitySubject(task)) : payload;
       await this.client.answer('activity-tasks/complete', { taskToken, payload: toRawView(encoded) });
       return 'completed';
     } catch (error) {
@@ -112,15 +121,20 @@ export class HttpActivityWorker {
   }
 
   /**
-   * The polled task with its payloads decoded, or null when they cannot be (a key erased, a
-   * tampered payload): the attempt is failed for good, since the same bytes fail the same way.
+   * The polled task with its payloads decoded, or null when they cannot be: the attempt is failed —
+   * for good for a key erased or a tampered payload (the same bytes fail the same way), to be
+   * retried for a key not found (see {@link isRetriableDecodeFailure}).
    */
   private async decoded({ taskToken, task }: PolledTask<ActivityTask>): Promise<ActivityTask | null> {
     if (!this.options.payloads) return task;
     try {
       return await this.options.payloads.decodeActivityTask(task);
     } catch (error) {
-      await this.client.answer('activity-tasks/fail', { taskToken, failure: wireFailure({ ...toFailure(error), nonRetryable: true }) });
+      try {
+        await this.client.answer('activity-tasks/fail', { taskToken, failure: wireFailure({ ...toFailure(error), nonRetryable: !isRetriableDecodeFailure(error) }) });
+      } finally {
+        this.options.payloads.forgetActivity(task);
+      }
       return null;
     }
   }
@@ -128,7 +142,7 @@ export class HttpActivityWorker {
   /** A value for a JSON field of the task endpoints: as is, or encoded in a `{ $payload }` envelope when the worker has codecs. */
   private async wireValue(task: ActivityTask, value: unknown): Promise<unknown> {
     const payloads = this.options.payloads;
-    return payloads ? payloads.envelope(value, payloads.activitySubject(task.runId, task.scheduledEventId)) : value;
+    return payloads ? payloads.envelope(value, payloads.activitySubject(task)) : value;
   }
 
   private async invoke(task: ActivityTask, taskToken: string, signal: AbortSignal, onDetails: (details: unknown) => void, onCancelRequested: () => void): Promise<unknown> {
