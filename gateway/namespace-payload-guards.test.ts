@@ -118,4 +118,31 @@ describe('namespace payload guards through the gateway', () => {
     });
     refused(answer, 'SearchAttributeRefused', /search attribute CustomerEmail is refused by namespace billing \(refusedSearchAttributes\): search attributes are stored in plain text/);
   });
+
+  describe('schedules', () => {
+    const $payload = { metadata: { encoding: Buffer.from('binary/encrypted').toString('base64') }, data: Buffer.from('any ciphertext').toString('base64') };
+    const schedule = (namespace: string, action: object) => {
+      const scheduleId = `s-${randomUUID().slice(0, 8)}`;
+      return { scheduleId, create: () => call('POST', `/api/v1/namespaces/${namespace}/schedules`, { scheduleId, spec: { cronExpressions: ['0 0 1 1 *'] }, action: { workflowType: 'invoice', ...action } }) };
+    };
+
+    test('creating or updating a schedule whose action has plaintext args or memo for a codec-required queue is a 400 naming the rule, before anything is stored', async () => {
+      const plain = schedule('billing', { taskQueue: 'orders', args: [{ customer: 'Ada' }] });
+      refused(await plain.create(), 'PlaintextPayloadRefused',
+        new RegExp(`^task queue orders of namespace billing requires encrypted payloads \\(codec-required\\); the action of schedule ${plain.scheduleId} \\(started at every firing\\): payload action\\.args\\[0\\] is json/plain`));
+      refused(await schedule('billing', { taskQueue: 'orders', args: [{ $payload }], memo: { customer: 'Ada' } }).create(), 'PlaintextPayloadRefused', /payload action\.memo\.customer is json\/plain/);
+      refused(await call('PUT', `/api/v1/namespaces/billing/schedules/${plain.scheduleId}`, { spec: { cronExpressions: ['0 0 1 1 *'] }, action: { workflowType: 'invoice', taskQueue: 'orders', args: ['Ada'] } }),
+        'PlaintextPayloadRefused', /payload action\.args\[0\] is json\/plain/);
+      const sealed = await call('POST', '/api/v1/namespaces/billing/schedules', { scheduleId: plain.scheduleId, spec: { cronExpressions: ['0 0 1 1 *'] }, action: { workflowType: 'invoice', taskQueue: 'orders', args: [{ $payload }], memo: { customer: { $payload } } } });
+      assert.equal(sealed.status, 201, `encrypted args and memo are taken, and the refused create stored nothing: ${JSON.stringify(sealed.json)}`);
+      assert.equal((await schedule('billing', { taskQueue: 'reports', args: [{ customer: 'Ada' }] }).create()).status, 201, 'another queue of the namespace takes plaintext');
+    });
+
+    test("with * a schedule with encrypted args is created (the internal scheduler queue is left out of *), and plaintext args for the target are refused", async () => {
+      assert.equal((await call('POST', '/api/v1/namespaces', { name: 'vault', codecRequiredTaskQueues: ['*'] })).status, 201);
+      const created = await schedule('vault', { taskQueue: 'documents', args: [{ $payload }] }).create();
+      assert.equal(created.status, 201, JSON.stringify(created.json));
+      refused(await schedule('vault', { taskQueue: 'documents', args: ['Ada'] }).create(), 'PlaintextPayloadRefused', /^task queue documents of namespace vault requires encrypted payloads \(codec-required\); .*payload action\.args\[0\] is json\/plain/);
+    });
+  });
 });

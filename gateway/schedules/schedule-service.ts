@@ -1,9 +1,11 @@
 /**
  * Schedule operations on an engine node: each is a start, a signal or a query of the schedule's
  * scheduler workflow (`sdk/schedules/scheduler-workflow.ts`), with the API's errors: 400 for a bad
- * definition naming the field, 404 for an unknown (or deleted) schedule, 409 for an id in use.
+ * definition naming the field or for plaintext action arguments aimed at a codec-required queue,
+ * 404 for an unknown (or deleted) schedule, 409 for an id in use.
  * @module
  */
+import { describePlaintext, findPlaintextPayload, listRequiresCodec, PLAINTEXT_PAYLOAD_REFUSED } from '../../processors/history/codec-required.js';
 import { DEFAULT_QUERY_TIMEOUT_MS } from '../../sdk/client/query-sender.js';
 import { withinWaitAndGrace } from '../long-polls.js';
 import { LogbookError } from '../../topics/errors.js';
@@ -52,6 +54,7 @@ export class ScheduleService {
     if (!this.engine.namespaces.get(namespace)) {
       throw new HttpError(404, 'NamespaceNotFound', `namespace ${namespace} is not registered: register it (POST /api/v1/namespaces) before creating schedules in it`);
     }
+    this.refusePlaintextAction(namespace, scheduleId, schedule);
     const reply = await this.engine.client.start({
       namespace,
       workflowId: schedulerWorkflowId(scheduleId),
@@ -128,6 +131,7 @@ export class ScheduleService {
   /** Replaces spec, action and policies; the state (paused, note, remaining actions) is kept unless given. */
   async update(namespace: string, scheduleId: string, body: unknown): Promise<void> {
     const next = checked(() => scheduleDefinitionOf(body, scheduleId));
+    this.refusePlaintextAction(namespace, scheduleId, next);
     const current = await this.describe(namespace, scheduleId);
     const keepState = (body as { state?: unknown }).state === undefined;
     const schedule: ScheduleDefinition = keepState ? { ...next, state: current.schedule.state } : next;
@@ -137,6 +141,29 @@ export class ScheduleService {
   /** Deletes the schedule: its scheduler ends; runs it started are left alone. */
   delete(namespace: string, scheduleId: string): Promise<void> {
     return this.signal(namespace, scheduleId, SchedulerSignal.delete, []);
+  }
+
+  /**
+   * Refuses (400 `PlaintextPayloadRefused`, naming the rule) an action whose arguments or memo would
+   * be plaintext payloads on a codec-required target queue. The history shard would refuse each
+   * start the schedule makes, but only at firing time, after the values had been stored in clear
+   * in the scheduler's history (its own queue holds the definition as JSON). They are encoded here
+   * as the scheduler's start encodes them: a JSON value is `json/plain`, a `{ "$payload": … }`
+   * envelope is the payload it holds.
+   */
+  private refusePlaintextAction(namespace: string, scheduleId: string, schedule: ScheduleDefinition): void {
+    const { taskQueue, args, memo } = schedule.action;
+    if (!listRequiresCodec(this.engine.namespaces.get(namespace)?.codecRequiredTaskQueues ?? [], taskQueue)) return;
+    const encoded = checked(() => {
+      try {
+        const toPayload = (value: unknown) => this.engine.dataConverter.toPayload(value);
+        return { action: { args: args.map(toPayload), memo: Object.fromEntries(Object.entries(memo ?? {}).map(([key, value]) => [key, toPayload(value)])) } };
+      } catch (error) {
+        throw new ScheduleDefinitionError(`'action.args' or 'action.memo' holds a value that is not a payload: ${(error as Error).message}`);
+      }
+    });
+    const found = findPlaintextPayload(encoded);
+    if (found) throw new HttpError(400, PLAINTEXT_PAYLOAD_REFUSED, describePlaintext(namespace, taskQueue, `the action of schedule ${scheduleId} (started at every firing)`, found));
   }
 
   private async signal(namespace: string, scheduleId: string, signalName: string, args: unknown[]): Promise<void> {

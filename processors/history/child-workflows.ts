@@ -14,6 +14,7 @@
 import type { Command, CommandBodyOf, WorkflowCommandAttributesMap } from '../../topics/schemas/command/index.js';
 import type { HistoryEventAttributes } from '../../topics/schemas/history-event/index.js';
 import type { PendingChildInfo } from '../../topics/schemas/mutable-state-snapshot/index.js';
+import { plaintextChildOutcome } from './codec-required.js';
 import { appendEvent, type Ctx } from './context.js';
 import { childRunIdOf } from './deterministic-seed.js';
 import { deliver } from './delivery.js';
@@ -131,12 +132,15 @@ function closedEvent(child: PendingChildInfo, body: CommandBodyOf<'RecordChildEx
 /**
  * RecordChildExecutionCompleted: the child's chain ended (its last run closed). Delivered as the
  * matching ChildWorkflowExecution… event; a child whose start was not recorded yet gets its
- * Started event first, so the parent's history always has both.
+ * Started event first, so the parent's history always has both. An outcome carrying a plaintext
+ * payload for a parent on a codec-required queue is delivered as ChildWorkflowExecutionFailed with
+ * `PlaintextPayloadRefused` instead, as an activity's plaintext output is (`codec-required.ts`).
  */
 export function recordChildCompleted(ctx: Ctx, body: CommandBodyOf<'RecordChildExecutionCompleted'>): void {
   const child = pendingChild(ctx, body.initiatedEventId);
   if (!child) return;
-  const closed = closedEvent(child, body);
+  const refused = plaintextChildOutcome(ctx, body);
+  const closed = closedEvent(child, refused === null ? body : { ...body, status: 'Failed', result: null, details: null, failure: refused, retryState: 'NonRetryableFailure' });
   if (!closed) return;
   const events: HistoryEventAttributes[] = child.runId === null ? [startedEvent(child, body.workflowExecution.runId ?? '')] : [];
   dropPending(ctx, child);

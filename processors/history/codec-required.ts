@@ -10,20 +10,30 @@
  * - a workflow task whose commands carry one fails with the command's `Bad…Attributes` cause and
  *   failure code `PlaintextPayloadRefused`, and is retried: the run goes on once a worker with the
  *   codec takes it (unlike an oversized payload, a fixed worker does produce another payload);
- * - an activity result, failure, heartbeat or cancellation with one fails the activity, not retried.
+ * - an activity result, failure, heartbeat or cancellation with one fails the activity, not
+ *   retried; a child's result, failure or cancellation details with one, for a parent on a
+ *   codec-required queue, is recorded as the child failing, not retried (the same remedy: the
+ *   output never reaches the parent's history, and the parent's code sees why).
  *
- * What passes: encrypted payloads, `binary/null` payloads (an absent value: nothing to protect),
- * headers (interceptor context such as the update-with-start header, not user data) and marker
- * details (the SDK keeps its own bookkeeping there as plain JSON, e.g. patch ids; side-effect and
- * local-activity values in them are the codec's to encrypt). A queue is codec-required when its
- * namespace lists it, or lists `*`.
+ * What passes: encrypted payloads, `binary/null` payloads with no data (an absent value: nothing
+ * to protect), the header fields of commands and client requests (interceptor context such as the
+ * update-with-start header, not user data; only those fields, not a memo entry that happens to be
+ * called `header`) and the SDK's bookkeeping keys in its own markers ({@link MARKER_BOOKKEEPING}:
+ * sequence numbers, patch ids… in plain JSON so that replay tools read them without the codec).
+ * A local activity's result and a side effect's value in a marker are checked like any payload.
+ * A queue is codec-required when its namespace lists it, or lists `*`; `*` leaves out the
+ * engine's internal scheduler queue, whose payloads are the engine's own JSON (a schedule's
+ * action is checked against its target queue when the schedule is created or updated).
  * @module
  */
+import { SCHEDULER_TASK_QUEUE } from '../../topics/validation/internal-task-queues.js';
 import { isEncryptedPayload } from '../../topics/payload/encrypted-payload.js';
+import { isPayload } from '../../topics/payload/payload-map.js';
 import { payloadEncodingOf, PayloadEncoding, type Payload } from '../../topics/payload/payload.js';
-import type { WorkflowCommand } from '../../topics/schemas/command/index.js';
+import type { CommandBodyOf, WorkflowCommand, WorkflowCommandAttributesMap } from '../../topics/schemas/command/index.js';
 import type { Failure } from '../../topics/schemas/common/v1-records.js';
 import type { PendingActivityInfo } from '../../topics/schemas/mutable-state-snapshot/index.js';
+import { EVERY_TASK_QUEUE } from '../../topics/schemas/namespace/index.js';
 import type { CommandProblem } from './command-validation.js';
 import { guardsFor, type HistoryConfig } from './config.js';
 import { engineFailure, reject, type Ctx } from './context.js';
@@ -33,11 +43,24 @@ import { RejectionCode, type Rejection } from './transition.js';
 /** The rejection and failure code of a plaintext payload for a codec-required task queue. */
 export const PLAINTEXT_PAYLOAD_REFUSED = RejectionCode.PlaintextPayloadRefused;
 
-/** The entry of `codecRequiredTaskQueues` that stands for every task queue of the namespace. */
-const EVERY_QUEUE = '*';
+/**
+ * The header fields, by their path in a workflow command or a client request body: `header` of
+ * the commands and of a start, `start.header` and `signalHeader` of a signal-with-start. Paths,
+ * not key names, so a memo entry or a nested field called `header` is checked like any payload.
+ */
+const HEADER_PATHS: ReadonlySet<string> = new Set(['header', 'start.header', 'signalHeader']);
 
-/** Keys whose payloads are not user data (see the module comment). */
-const UNCHECKED_KEYS: ReadonlySet<string> = new Set(['header', 'signalHeader']);
+/**
+ * The SDK's markers and, for each, the detail keys that are its bookkeeping, written as plain JSON
+ * by `sdk/replay/*-markers.ts` (the engine may not import the SDK; `codec-required.test.ts` runs
+ * the SDK's writers against this list). Every other detail, such as a local activity's `result` or
+ * a side effect's `value`, is the workflow's data.
+ */
+export const MARKER_BOOKKEEPING: Readonly<Record<string, readonly string[]>> = {
+  'sdk.patch': ['patchId', 'deprecated'],
+  'sdk.local-activity': ['seq', 'activityType', 'attempt', 'backoffMs', 'retryState'],
+  'sdk.side-effect': ['seq'],
+};
 
 /** A plaintext payload: where it sits and how it is encoded. */
 export interface PlaintextPayload {
@@ -47,41 +70,56 @@ export interface PlaintextPayload {
   encoding: string;
 }
 
+/**
+ * Whether a namespace whose `codecRequiredTaskQueues` is `queues` requires the codec for
+ * `taskQueue`. `*` does not reach the internal scheduler queue (see the module comment); naming it
+ * does.
+ */
+export function listRequiresCodec(queues: readonly string[], taskQueue: string): boolean {
+  return queues.includes(taskQueue) || (queues.includes(EVERY_TASK_QUEUE) && taskQueue !== SCHEDULER_TASK_QUEUE);
+}
+
 /** Whether payloads for `taskQueue` of `namespace` must be encrypted. */
 export function requiresCodec(config: HistoryConfig, namespace: string, taskQueue: string): boolean {
-  const queues = guardsFor(config, namespace).codecRequiredTaskQueues;
-  return queues.includes(taskQueue) || queues.includes(EVERY_QUEUE);
+  return listRequiresCodec(guardsFor(config, namespace).codecRequiredTaskQueues, taskQueue);
 }
 
-function isPayload(value: object): value is Payload {
-  const candidate = value as Partial<Payload>;
-  return Buffer.isBuffer(candidate.data) && typeof candidate.metadata === 'object' && candidate.metadata !== null;
-}
-
+/** Encrypted, or an absent value: `binary/null` carries no data, so one with data is refused too. */
 function passes(payload: Payload): boolean {
-  return isEncryptedPayload(payload) || payloadEncodingOf(payload) === PayloadEncoding.Null;
+  return isEncryptedPayload(payload) || (payloadEncodingOf(payload) === PayloadEncoding.Null && payload.data.length === 0);
 }
 
 /**
- * The first payload in `value` (a command body, any shape) that is neither encrypted nor null, or
- * null. Walking the value rather than naming fields keeps new commands covered.
+ * The first payload in `value` (a command body, any shape) that is neither encrypted nor an empty
+ * `binary/null`, or null. Walking the value rather than naming fields keeps new commands covered;
+ * `skipped` lists the paths not to walk (by default the header fields).
  */
-export function findPlaintextPayload(value: unknown, path = ''): PlaintextPayload | null {
+export function findPlaintextPayload(value: unknown, skipped: ReadonlySet<string> = HEADER_PATHS): PlaintextPayload | null {
+  return findBelow(value, '', skipped);
+}
+
+function findBelow(value: unknown, path: string, skipped: ReadonlySet<string>): PlaintextPayload | null {
   if (typeof value !== 'object' || value === null || Buffer.isBuffer(value)) return null;
   if (isPayload(value)) return passes(value) ? null : { path: path || 'payload', encoding: payloadEncodingOf(value) ?? 'no encoding' };
   const entries: [string, unknown][] = Array.isArray(value)
     ? value.map((item, i) => [`${path}[${i}]`, item])
-    : Object.entries(value).filter(([key]) => !UNCHECKED_KEYS.has(key)).map(([key, item]) => [path ? `${path}.${key}` : key, item]);
+    : Object.entries(value).map(([key, item]) => [path ? `${path}.${key}` : key, item]);
   for (const [at, item] of entries) {
-    const found = findPlaintextPayload(item, at);
+    const found = skipped.has(at) ? null : findBelow(item, at, skipped);
     if (found) return found;
   }
   return null;
 }
 
+/** The paths a marker command does not check: its header and its bookkeeping details, if it is one of the SDK's markers. */
+function markerSkips(marker: WorkflowCommandAttributesMap['RecordMarker']): ReadonlySet<string> {
+  const bookkeeping = Object.hasOwn(MARKER_BOOKKEEPING, marker.markerName) ? MARKER_BOOKKEEPING[marker.markerName]! : [];
+  return new Set([...HEADER_PATHS, ...bookkeeping.map((key) => `details.${key}`)]);
+}
+
 /** The message naming the rule, the queue, what carried the payload and its encoding. */
 export function describePlaintext(namespace: string, taskQueue: string, what: string, found: PlaintextPayload): string {
-  return `task queue ${taskQueue} of namespace ${namespace} requires encrypted payloads (codec-required); ${what}: payload ${found.path} is ${found.encoding}, not ${PayloadEncoding.Null} or binary/encrypted`;
+  return `task queue ${taskQueue} of namespace ${namespace} requires encrypted payloads (codec-required); ${what}: payload ${found.path} is ${found.encoding}, not ${PayloadEncoding.Null} (empty) or binary/encrypted`;
 }
 
 /** The first of `taskQueues` of `namespace` that requires the codec, or null. */
@@ -123,7 +161,8 @@ function destinationOf(ctx: Ctx, command: WorkflowCommand): { namespace: string;
 }
 
 function commandPlaintextProblem(ctx: Ctx, command: WorkflowCommand, namespace: string, taskQueue: string): CommandProblem | null {
-  const found = requiresCodec(ctx.config, namespace, taskQueue) ? findPlaintextPayload(command) : null;
+  if (!requiresCodec(ctx.config, namespace, taskQueue)) return null;
+  const found = command.type === 'RecordMarker' ? findPlaintextPayload(command, markerSkips(command)) : findPlaintextPayload(command);
   if (found === null) return null;
   return { cause: badAttributesCause[command.type], code: PLAINTEXT_PAYLOAD_REFUSED, message: describePlaintext(namespace, taskQueue, `${command.type} command`, found) };
 }
@@ -136,7 +175,6 @@ function commandPlaintextProblem(ctx: Ctx, command: WorkflowCommand, namespace: 
 export function plaintextCommandProblem(ctx: Ctx, commands: readonly WorkflowCommand[]): CommandProblem | null {
   const run = ctx.state.executionInfo;
   for (const command of commands) {
-    if (command.type === 'RecordMarker') continue;
     const target = destinationOf(ctx, command);
     const problem = commandPlaintextProblem(ctx, command, run.namespace, run.taskQueue) ?? commandPlaintextProblem(ctx, command, target.namespace, target.taskQueue);
     if (problem) return problem;
@@ -154,4 +192,18 @@ export function plaintextActivityOutput(ctx: Ctx, activity: PendingActivityInfo,
   const queue = codecRequiredQueue(ctx.config, namespace, [taskQueue, activity.taskQueue]);
   const found = queue === null ? null : findPlaintextPayload(value);
   return queue === null || found === null ? null : engineFailure(PLAINTEXT_PAYLOAD_REFUSED, describePlaintext(namespace, queue, what, found));
+}
+
+/**
+ * The non-retryable failure that replaces how a child ended (its result, failure or cancellation
+ * details) when that carries a plaintext payload and the parent's queue requires the codec; null
+ * otherwise. The child's own queue is not the question: a child on another queue or namespace may
+ * store plaintext in its own history, not in its parent's.
+ */
+export function plaintextChildOutcome(ctx: Ctx, body: CommandBodyOf<'RecordChildExecutionCompleted'>): Failure | null {
+  const { namespace, taskQueue } = ctx.state.executionInfo;
+  if (!requiresCodec(ctx.config, namespace, taskQueue)) return null;
+  const found = findPlaintextPayload({ result: body.result, failure: body.failure, details: body.details });
+  const child = `${body.workflowExecution.workflowId} (run ${body.workflowExecution.runId ?? 'unknown'})`;
+  return found === null ? null : engineFailure(PLAINTEXT_PAYLOAD_REFUSED, describePlaintext(namespace, taskQueue, `the outcome (${body.status}) of child workflow ${child}`, found));
 }

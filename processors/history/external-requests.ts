@@ -121,8 +121,17 @@ export function externalResultRequestId(requestId: string): string {
   return `${requestId}:result`;
 }
 
+/**
+ * Rejections by which a target that exists and is open refused the signal under a rule of its own,
+ * so that resending it unchanged cannot succeed. The v1 cause enum has one such cause,
+ * `SignalCountLimitExceeded`; a plaintext payload for a codec-required queue is reported with it
+ * rather than as a missing workflow, which would be false (and would lead signal-or-start code to
+ * start a second run). A cause of its own would take a new HistoryEvent and Command schema version.
+ */
+const REFUSED_BY_TARGET: ReadonlySet<string> = new Set([RejectionCode.LimitExceeded, RejectionCode.PlaintextPayloadRefused]);
+
 function signalFailureCause(code: string): SignalExternalWorkflowExecutionFailedCause {
-  return code === RejectionCode.LimitExceeded ? 'SignalCountLimitExceeded' : 'ExternalWorkflowExecutionNotFound';
+  return REFUSED_BY_TARGET.has(code) ? 'SignalCountLimitExceeded' : 'ExternalWorkflowExecutionNotFound';
 }
 
 /**

@@ -6,10 +6,10 @@
  */
 import type { OverlapPolicy, ScheduleAction, ScheduleDefinition } from './schedule-definition.js';
 
+export { SCHEDULER_TASK_QUEUE } from '../../topics/validation/internal-task-queues.js';
+
 /** The workflow type of every scheduler run. */
 export const SCHEDULER_WORKFLOW_TYPE = 'logbookScheduler';
-/** The internal task queue every engine node polls for scheduler workflow and activity tasks. */
-export const SCHEDULER_TASK_QUEUE = 'logbook-internal-schedules';
 /** Prefix of a scheduler's workflow id: `logbook-schedule/<scheduleId>`. */
 export const SCHEDULER_WORKFLOW_ID_PREFIX = 'logbook-schedule/';
 
