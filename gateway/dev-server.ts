@@ -133,6 +133,8 @@ async function startNode(argv: string[], phase: { starting: boolean }): Promise<
   const data = resolve(values.data!);
   const kafka = values.kafka ? values.kafka.split(',') : undefined;
   if (registry && !kafka) throw new Error('--schema-registry needs --kafka (or LOGBOOK_KAFKA_BROKERS): the embedded log keeps single-object encoding');
+  // Each node would sign its calls to the others with a key of its own, and every forwarded read would be refused.
+  if (auth && kafka && !taskTokenKey) throw new Error('--auth with --kafka needs --task-token-key (LOGBOOK_TASK_TOKEN_KEY), the same on every node: the nodes of a deployment sign their calls to each other with it');
   if (security && !kafka) throw new Error('the --kafka-sasl-* and --kafka-tls* settings need --kafka (or LOGBOOK_KAFKA_BROKERS): the embedded log has no network clients');
   const metrics = new EngineMetrics();
   const shardLog = shardLogLines((line, shard, level) => log[level](line, { shard }), metrics);

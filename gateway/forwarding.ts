@@ -35,7 +35,7 @@ export function forwardable(node: ForwardingNode, handler: (req: Request, res: R
       const signal = AbortSignal.timeout(left);
       const body = req.method === 'GET' || req.method === 'HEAD' ? undefined : JSON.stringify(req.body ?? {});
       const url = `${error.ownerEndpoint}${req.originalUrl}`;
-      const headers = { ...node.peers.headers(req.method, url, principalOf(res)), ...(body === undefined ? {} : { 'content-type': 'application/json' }) };
+      const headers = { ...node.peers.headers(req.method, url, principalOf(res), body), ...(body === undefined ? {} : { 'content-type': 'application/json' }) };
       const forwarded = await fetch(url, { method: req.method, headers, ...(body === undefined ? {} : { body }), signal }).catch(() => {
         throw error;
       });

@@ -20,7 +20,7 @@ import { ingressRoutes } from './ingress-routes.js';
 import { resetRoutes } from './reset-route.js';
 import { awaitRunResult, closedRunOutcome } from './run-outcome.js';
 import { forwardable } from './forwarding.js';
-import { Allow, AUTHENTICATOR, authenticateRequest } from './auth/route-rules.js';
+import { Allow, AUTHENTICATOR, assertServesRunQueue, authenticateRequest } from './auth/route-rules.js';
 import { Authenticator } from './auth/authenticator.js';
 import type { AuthOptions } from './auth/auth-options.js';
 import { isWaitElapsed, standingAfterWait, withinWaitAndGrace } from './long-polls.js';
@@ -70,6 +70,8 @@ export function createHttpApp(options: HttpAppOptions): Express {
   const auditWriter = new AuditWriter({ log: engine.log, catalog: engine.catalog, serde: engine.serde, metrics: options.metrics });
   app.locals[AUDIT_WRITER] = auditWriter;
   app.use(auditTrail(auditWriter, options.selfEndpoint, engine.peers));
+  // Before the body is read: a caller without a credential gets 401 without its body being parsed.
+  app.use('/api/v1', authenticateRequest);
   app.use(jsonBody());
 
   app.use(uiRoutes());
@@ -88,7 +90,6 @@ export function createHttpApp(options: HttpAppOptions): Express {
     res.setHeader('content-type', options.metrics.contentType);
     res.send(await options.metrics.metrics());
   });
-  app.use('/api/v1', authenticateRequest);
   app.use(namespaceRoutes(engine));
 
   app.post(API, Allow.writer, async (req, res) => {
@@ -200,6 +201,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
     const { namespace, workflowId } = ids(req);
     const state = await engine.describe(namespace, workflowId);
     if (!state) throw new HttpError(404, 'WorkflowNotFound', `workflow ${workflowId} does not exist in namespace ${namespace}`);
+    assertServesRunQueue(res, req, state.executionInfo.taskQueue);
     const runId = typeof req.query.runId === 'string' ? req.query.runId : state.executionInfo.runId;
     const untilEventId = req.query.untilEventId === undefined ? undefined : Number(req.query.untilEventId);
     const events = await engine.history(namespace, workflowId, runId, untilEventId === undefined ? {} : { untilEventId });

@@ -2,6 +2,8 @@ import type { NextFunction, Request, Response } from 'express';
 import { TokenBuckets } from '../topics/namespaces/token-bucket.js';
 import type { Engine } from './engine.js';
 import { HttpError } from './http-errors.js';
+import type { AuthenticatedPrincipal } from './auth/authenticator.js';
+import { hasRole, servesSomeQueue } from './auth/grants.js';
 
 /** The calls that start workflows (paths below `/api/v1/namespaces/{ns}`). */
 const STARTS: readonly RegExp[] = [
@@ -35,9 +37,12 @@ export class NamespaceGuard {
   ) {}
 
   /** Express middleware body: next() or an HttpError. */
-  check(req: Request, _res: Response, next: NextFunction): void {
+  check(req: Request, res: Response, next: NextFunction): void {
     const name = String(req.params.namespace);
     if (req.path.startsWith('/task-queues/')) return next();
+    // A caller with no right at all in the namespace is refused by the route's rule (403); it must
+    // not spend the namespace's rate budget first, or any tenant could starve another.
+    if (!mayActIn(res, name)) return next();
     const namespace = this.engine.namespaces.get(name);
     if (!namespace) {
       if (this.engine.requireRegisteredNamespaces) return next(new HttpError(404, 'NamespaceNotFound', `namespace ${name} is not registered`));
@@ -56,6 +61,13 @@ export class NamespaceGuard {
     }
     next();
   }
+}
+
+/** Whether the request's caller holds any right in `namespace` (always, with authentication off). */
+function mayActIn(res: Response, namespace: string): boolean {
+  const principal = res.locals.principal as AuthenticatedPrincipal | undefined;
+  if (!principal || principal.method === 'peer' || principal.method === 'none') return true;
+  return hasRole(principal.grants, namespace, 'reader') || servesSomeQueue(principal.grants, namespace);
 }
 
 function exhausted(namespace: string, limit: string, rate: number, waitMs: number): HttpError {

@@ -8,7 +8,7 @@ import { HttpError } from './http-errors.js';
 import { NamespaceGuard } from './namespace-guard.js';
 import { Allow } from './auth/route-rules.js';
 import type { AuthenticatedPrincipal } from './auth/authenticator.js';
-import { hasRole } from './auth/grants.js';
+import { EVERY_NAMESPACE, hasRole } from './auth/grants.js';
 
 const CHANGE_FIELDS = ['description', 'ownerEmail', 'state', 'retention', 'historyLimits', 'startsPerSecond', 'apiCallsPerSecond', 'taskQueueActivitiesPerSecond', 'codecRequiredTaskQueues', 'refusedSearchAttributes'];
 
@@ -47,6 +47,7 @@ export function namespaceRoutes(engine: Engine): Router {
     res.json(namespaceView(namespace));
   });
   const update = async (req: Request, res: Response) => {
+    assertMayChangeLimits(res, String(req.params.namespace), objectBody(req.body));
     const changes = changesOf(objectBody(req.body));
     res.json(namespaceView(await invalidAs400(() => registry.update(String(req.params.namespace), changes))));
   };
@@ -88,6 +89,21 @@ function objectField(body: Record<string, unknown>, key: string): Record<string,
 }
 
 /** The changes of a register or update body; the model validates each value. */
+/** The settings that bound what a namespace may take from the deployment: the deployment's admins set them. */
+const DEPLOYMENT_SETTINGS = ['state', 'retention', 'historyLimits', 'startsPerSecond', 'apiCallsPerSecond', 'taskQueueActivitiesPerSecond'];
+
+/**
+ * A namespace's admin changes its description, owner and payload guards; its limits, retention
+ * and state need the admin role in every namespace (`*:admin`), or a tenant could lift its own.
+ * @throws HttpError 403 `PERMISSION_DENIED` naming the settings
+ */
+function assertMayChangeLimits(res: Response, namespace: string, body: Record<string, unknown>): void {
+  const principal = res.locals.principal as AuthenticatedPrincipal | undefined;
+  if (!principal || principal.method === 'peer' || principal.method === 'none' || hasRole(principal.grants, EVERY_NAMESPACE, 'admin')) return;
+  const limits = DEPLOYMENT_SETTINGS.filter((key) => body[key] !== undefined);
+  if (limits.length > 0) throw new HttpError(403, 'PERMISSION_DENIED', `'${principal.subject}' may not change ${limits.join(', ')} of namespace ${namespace}: limits, retention and state need the admin role in every namespace (permission "*:admin")`);
+}
+
 function changesOf(body: Record<string, unknown>): NamespaceChanges {
   let retentionMs: number | undefined;
   if (body.retention !== undefined) {

@@ -44,8 +44,9 @@ export function resetRoutes(engine: Engine, selfEndpoint: string): Router {
       if (!(error instanceof ShardUnavailableError) || !error.ownerEndpoint || error.ownerEndpoint === selfEndpoint || forwarded) throw error;
       // An owner that cannot be reached leaves the shard unavailable: 503, not 500.
       const url = `${error.ownerEndpoint}${req.originalUrl}`;
+      const sent = JSON.stringify(body);
       const answer = await fetch(url, {
-        method: 'POST', headers: { 'content-type': 'application/json', ...engine.peers.headers('POST', url, principalOf(res)) }, body: JSON.stringify(body),
+        method: 'POST', headers: { 'content-type': 'application/json', ...engine.peers.headers('POST', url, principalOf(res), sent) }, body: sent,
       }).catch(() => {
         throw error;
       });

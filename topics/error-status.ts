@@ -19,6 +19,9 @@ const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   // A namespace guard (issue 15): a plaintext payload for a codec-required task queue, a refused search attribute.
   PlaintextPayloadRefused: 400,
   SearchAttributeRefused: 400,
+  // The gateway's authentication (issue 15), also when a peer node refused this node's credential.
+  UNAUTHENTICATED: 401,
+  PERMISSION_DENIED: 403,
   NotSupportedYet: 501,
   SHARD_UNAVAILABLE: 503,
   HISTORY_NOT_INDEXED: 503,

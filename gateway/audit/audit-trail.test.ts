@@ -73,7 +73,7 @@ describe('audit trail', () => {
     assert.equal((await call('POST', '/api/v1/namespaces/default/task-queues/audit-idle/workflow-tasks/poll', { identity: 'w1', waitMs: 50 })).status, 204);
     await call('POST', '/api/v1/namespaces/default/task-queues/audit-idle/activity-tasks/complete', { taskToken: 'forged', result: null });
     // A call another node made on a caller's behalf is audited where the caller made it, not again here.
-    assert.equal((await call('POST', `${WF}/audit-1/cancel`, {}, engine.peers.headers('POST', `${base}${WF}/audit-1/cancel`))).status, 202);
+    assert.equal((await call('POST', `${WF}/audit-1/cancel`, {}, engine.peers.headers('POST', `${base}${WF}/audit-1/cancel`, undefined, '{}'))).status, 202);
     // The forwarded header alone, or a credential another deployment's key signed, proves nothing: both are audited.
     assert.equal((await call('POST', `${WF}/audit-1/cancel`, {}, { [FORWARDED_HEADER]: '1' })).status, 202);
     assert.equal((await call('POST', `${WF}/audit-1/cancel`, {}, new PeerCalls().headers('POST', `${base}${WF}/audit-1/cancel`))).status, 202);

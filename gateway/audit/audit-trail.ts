@@ -1,7 +1,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { DEPLOYMENT_AUDIT_NAMESPACE } from '../../topics/catalog.js';
 import type { AuditRecord } from '../../topics/schemas/audit-record/index.js';
-import { PEER_HEADER, type PeerCalls } from '../auth/peer-calls.js';
+import { bodyDigestOf, PEER_HEADER, type PeerCalls } from '../auth/peer-calls.js';
 import { principalOf, type Principal } from '../auth/principal.js';
 import { AUTHENTICATOR } from '../auth/route-rules.js';
 import { auditedRouteOf, type AuditedRoute } from './audit-actions.js';
@@ -41,10 +41,12 @@ interface Identifiers {
 export function auditTrail(writer: AuditWriter, nodeId: string, peers: Pick<PeerCalls, 'verify'>, clock: () => number = Date.now): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
     const match = auditedRouteOf(req.method, req.path);
-    if (!match.audited || isPeerCall(req, peers)) return next();
+    if (!match.audited) return next();
     const { audited, params } = match;
     const answer = captureAnswer(res);
     res.once('close', () => {
+      // Decided once the body is read: the credential must be for this body too.
+      if (isPeerCall(req, peers)) return;
       const ids = identifiersOf(req.body, answer.fields(), params, req.headers['x-request-id']);
       writer.append(recordOf(audited, req, res, ids, params, nodeId, clock()));
     });
@@ -62,7 +64,8 @@ export async function flushAuditTrail(app: { locals: Record<string, unknown> }, 
 }
 
 /**
- * Whether the call carries a peer credential signed with the deployment's key for this very call.
+ * Whether the call carries a peer credential signed with the deployment's key for this very call
+ * (method, path and body).
  * Nodes sign every call to a peer, with authentication on or off, so a genuine forwarded call
  * always has one; a caller without the key cannot make one and is audited.
  */
@@ -70,8 +73,9 @@ function isPeerCall(req: Request, peers: Pick<PeerCalls, 'verify'>): boolean {
   const credential = req.headers[PEER_HEADER];
   if (typeof credential !== 'string') return false;
   try {
-    peers.verify(credential, req.method, req.originalUrl);
-    return true;
+    const { bodyDigest } = peers.verify(credential, req.method, req.originalUrl);
+    const sent = req.method === 'GET' || req.method === 'HEAD' ? '' : JSON.stringify(req.body ?? {});
+    return bodyDigest === bodyDigestOf(sent);
   } catch {
     return false;
   }

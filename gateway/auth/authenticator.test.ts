@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { request } from 'node:https';
 import type { Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import { exportJWK, generateKeyPair, SignJWT } from 'jose';
+import { exportJWK, exportSPKI, generateKeyPair, SignJWT } from 'jose';
 import { addressOf, serveGateway } from '../../test/support/http-gateway.js';
 import { Engine } from '../engine.js';
 import { waitFor } from '../../test/support/test-env.js';
@@ -16,6 +16,7 @@ import { EngineMetrics } from '../metrics.js';
 import { authOptionsFromFlags } from './auth-options.js';
 import { listenerTlsFromFlags } from './listener-tls.js';
 import { PeerCalls } from './peer-calls.js';
+import { TokenSigner } from '../task-endpoints/token-signer.js';
 import { grantsOf, hasRole, mayServeQueue } from './grants.js';
 
 /** How each credential is taken or refused, and what the 401 and 403 answers say. */
@@ -89,12 +90,33 @@ describe('bearer tokens', () => {
     assert.match(basic.message!, /must be 'Bearer <token>'/);
   });
 
+  test('a token without exp or without sub is refused with 401 naming the claim, however well signed', async () => {
+    const key = new TextEncoder().encode(SECRET);
+    const forever = await new SignJWT({ permissions: ['*:admin'] }).setProtectedHeader({ alg: 'HS256' }).setSubject('alice').setIssuer('https://login.example').sign(key);
+    const nobody = await new SignJWT({ permissions: ['*:admin'] }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('5m').setIssuer('https://login.example').sign(key);
+    for (const [bearer, claim] of [[forever, 'exp'], [nobody, 'sub']] as const) {
+      const answer = await get(NAMESPACES, { authorization: `Bearer ${bearer}` });
+      assert.equal(answer.status, 401);
+      assert.match(answer.message!, new RegExp(`no '${claim}' claim`));
+    }
+  });
+
+  test('an HS256 token whose secret is the JWKS public key (algorithm confusion) is refused with 401', async () => {
+    const publicPem = new TextEncoder().encode(await exportSPKI(rsa.publicKey));
+    const confused = await new SignJWT({ permissions: ['*:admin'] }).setProtectedHeader({ alg: 'HS256', kid: 'k1' }).setSubject('mallory').setIssuer('https://login.example').setExpirationTime('5m').sign(publicPem);
+    const answer = await get(NAMESPACES, { authorization: `Bearer ${confused}` });
+    assert.equal(answer.status, 401);
+    assert.match(answer.message!, /signature does not verify/);
+  });
+
   test('a valid token whose claims cannot be read is refused with 403 naming the claim', async () => {
     const answer = await get(NAMESPACES, { authorization: `Bearer ${await sign({ permissions: 'billing:reader' })}` });
     assert.equal(answer.status, 403);
     assert.match(answer.message!, /claim 'permissions' must be an array/);
     const unknownRole = await get(NAMESPACES, { authorization: `Bearer ${await sign({ permissions: ['billing:owner'] })}` });
     assert.match(unknownRole.message!, /unknown role 'owner'/);
+    const inherited = await get(NAMESPACES, { authorization: `Bearer ${await sign({ permissions: ['billing:constructor'] })}` });
+    assert.match(inherited.message!, /unknown role 'constructor'/);
   });
 
   test('403 names the role needed and what the caller holds', async () => {
@@ -115,6 +137,47 @@ describe('bearer tokens', () => {
   });
 });
 
+describe('a worker token and run histories', () => {
+  test("a worker reads the history of its queue's runs, and is refused another queue's with 403", async () => {
+    const writer = await sign({ permissions: ['billing:writer'] });
+    for (const [workflowId, taskQueue] of [['on-orders', 'orders'], ['on-payroll', 'payroll']]) {
+      const started = await fetch(`${base}${NAMESPACES}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${writer}` }, body: JSON.stringify({ workflowId, workflowType: 'w', taskQueue }) });
+      assert.equal(started.status, 201);
+    }
+    const worker = { authorization: `Bearer ${await sign({ taskQueues: ['billing:orders'] })}` };
+    assert.equal((await get(`${NAMESPACES}/on-orders/history`, worker)).status, 200);
+    const other = await get(`${NAMESPACES}/on-payroll/history`, worker);
+    assert.equal(other.status, 403);
+    assert.match(other.message!, /on task queue payroll/);
+  });
+});
+
+describe("a namespace's rate limit", () => {
+  test('callers with no right in a namespace are refused without spending its rate budget', async () => {
+    const admin = { 'content-type': 'application/json', authorization: `Bearer ${await sign({ permissions: ['*:admin'] })}` };
+    const registered = await fetch(`${base}/api/v1/namespaces`, { method: 'POST', headers: admin, body: JSON.stringify({ name: 'limited', apiCallsPerSecond: 1 }) });
+    assert.equal(registered.status, 201, await registered.text());
+    const stranger = { authorization: `Bearer ${await sign({ permissions: ['shipping:admin'] })}` };
+    for (let i = 0; i < 5; i++) assert.equal((await get('/api/v1/namespaces/limited/workflows', stranger)).status, 403);
+    const owner = await get('/api/v1/namespaces/limited/workflows', { authorization: `Bearer ${await sign({ permissions: ['limited:reader'] })}` });
+    assert.equal(owner.status, 200, owner.message);
+  });
+});
+
+describe("a namespace's settings", () => {
+  test("a namespace's admin changes its description but not its limits, retention or state, which need *:admin", async () => {
+    const put = async (permissions: string[], body: unknown) => {
+      const response = await fetch(`${base}/api/v1/namespaces/limited`, { method: 'PATCH', headers: { 'content-type': 'application/json', authorization: `Bearer ${await sign({ permissions })}` }, body: JSON.stringify(body) });
+      return { status: response.status, message: ((await response.json()) as { message?: string }).message ?? '' };
+    };
+    assert.equal((await put(['limited:admin'], { description: 'ours' })).status, 200);
+    const lifted = await put(['limited:admin'], { apiCallsPerSecond: 1000, retention: '3650d' });
+    assert.equal(lifted.status, 403);
+    assert.match(lifted.message, /may not change retention, apiCallsPerSecond of namespace limited/);
+    assert.equal((await put(['*:admin'], { apiCallsPerSecond: 5 })).status, 200);
+  });
+});
+
 describe('calls between nodes', () => {
   test("a peer credential signed with another deployment's key, or for another path, is refused with 401", async () => {
     const forged = new PeerCalls().headers('GET', `${base}${NAMESPACES}`);
@@ -124,6 +187,17 @@ describe('calls between nodes', () => {
     assert.equal(answer.status, 401);
     assert.match(answer.message!, /issued for GET \/api\/v1\/namespaces\/billing\/workflow-count, not this call/);
     assert.equal((await get(NAMESPACES, engine.peers.headers('GET', `${base}${NAMESPACES}`))).status, 200);
+  });
+
+  test('a peer credential sent again with another body, or a task token passed off as one, is refused with 401', async () => {
+    const url = `${base}/api/v1/namespaces/billing/workflows/w-1/terminate`;
+    const made = JSON.stringify({ reason: 'as the first node authorised' });
+    const headers = { 'content-type': 'application/json', ...engine.peers.headers('POST', url, undefined, made) };
+    const replayed = await fetch(url, { method: 'POST', headers, body: JSON.stringify({ reason: 'something else' }) });
+    assert.equal(replayed.status, 401);
+    assert.match(((await replayed.json()) as { message: string }).message, /issued for another body/);
+    const taskToken = new TokenSigner(Buffer.alloc(32, 7)).sign('eyJ3b3JrZmxvd0lkIjoidyJ9');
+    assert.equal((await get(NAMESPACES, { 'x-logbook-peer': taskToken })).status, 401);
   });
 });
 

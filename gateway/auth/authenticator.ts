@@ -60,13 +60,15 @@ export class Authenticator {
     try {
       claims = (await jwtVerify(token, this.keyFor(token, jwt), {
         algorithms: this.algorithms(jwt),
+        // A token that never expires, or names nobody (the audit trail's "who"), is not taken.
+        requiredClaims: ['exp', 'sub'],
         ...(jwt.issuer ? { issuer: jwt.issuer } : {}),
         ...(jwt.audience ? { audience: jwt.audience } : {}),
       })).payload;
     } catch (error) {
       throw new HttpError(401, 'UNAUTHENTICATED', `the bearer token was refused: ${whyRefused(error)}`);
     }
-    return withGrants(typeof claims.sub === 'string' ? claims.sub : 'token without sub', 'jwt', claims);
+    return withGrants(String(claims.sub), 'jwt', claims);
   }
 
   /** The secret for HS256 tokens, the JWKS for the others (a token's header says which it is). */
@@ -94,7 +96,8 @@ export class Authenticator {
     if (!peer || Object.keys(peer).length === 0) return undefined;
     if (!socket.authorized) throw new HttpError(401, 'UNAUTHENTICATED', `the client certificate was refused: ${String(socket.authorizationError ?? 'not signed by the client CA')}`);
     const subject = String(peer.subject?.CN ?? '');
-    const claims = this.options.mtls.principals[subject];
+    // Own entries only: a certificate named `constructor` must not find Object's.
+    const claims = Object.hasOwn(this.options.mtls.principals, subject) ? this.options.mtls.principals[subject] : undefined;
     if (!claims) throw new HttpError(403, 'PERMISSION_DENIED', `the client certificate of '${subject}' is valid but has no entry in the principals file (--auth-mtls-principals)`);
     return withGrants(subject, 'mtls', claims);
   }
@@ -112,6 +115,7 @@ function withGrants(subject: string, method: 'jwt' | 'mtls', claims: Record<stri
 function whyRefused(error: unknown): string {
   if (error instanceof HttpError) return error.message.replace(/^the bearer token was refused: /, '');
   if (error instanceof errors.JWTExpired) return `it expired (exp ${String(error.payload.exp)})`;
+  if (error instanceof errors.JWTClaimValidationFailed && error.reason === 'missing') return `it has no '${error.claim}' claim (tokens must carry exp and sub)`;
   if (error instanceof errors.JWTClaimValidationFailed) return `claim '${error.claim}' ${error.reason === 'check_failed' ? 'does not match' : error.reason.replaceAll('_', ' ')} (${error.message})`;
   if (error instanceof errors.JWSSignatureVerificationFailed) return 'its signature does not verify with this gateway\'s key';
   if (error instanceof errors.JWKSNoMatchingKey) return 'no key of the JWKS matches its header (kid, alg)';

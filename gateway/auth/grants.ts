@@ -42,7 +42,7 @@ export function grantsOf(claims: Record<string, unknown>): Grants {
   const roles = new Map<string, Role>();
   const taskQueues = new Set<string>();
   for (const [namespace, name] of pairs(claims.permissions, 'permissions')) {
-    const role = ROLE_NAMES[name];
+    const role = Object.hasOwn(ROLE_NAMES, name) ? ROLE_NAMES[name] : undefined;
     if (role === undefined) throw new TypeError(`claim 'permissions' names an unknown role '${name}' (known: reader, writer, admin, worker)`);
     if (role === 'worker') taskQueues.add(`${namespace}:*`);
     else roles.set(namespace, strongest(roles.get(namespace), role));

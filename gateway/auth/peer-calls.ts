@@ -3,10 +3,12 @@
  * shard's owner, a reset, a wait's standing, visibility coverage, a schedule's describe). The first
  * node authenticated and authorised the caller; the peer trusts that, because the call carries a
  * short-lived credential signed with the deployment's key (the one that signs task tokens, shared
- * by every node through `--task-token-key`), bound to the method and path it was made for.
+ * by every node through `--task-token-key`), bound to the method, path and body it was made for.
+ * Within its minute a credential seen on the wire can be sent again as it was (there is no nonce):
+ * run the nodes' gateways over TLS, or on a network only they share.
  * @module
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { Principal } from './principal.js';
 import { MIN_KEY_BYTES, TokenSigner } from '../task-endpoints/token-signer.js';
 import { HttpError } from '../http-errors.js';
@@ -25,7 +27,23 @@ interface PeerClaims {
   readonly sub: string;
   readonly method: string;
   readonly path: string;
+  /** SHA-256 of the JSON body sent (of nothing for a GET), base64url. */
+  readonly body: string;
   readonly exp: number;
+}
+
+/** Marks the signed text as a peer credential, so a task token (same key) can never pass for one, nor the reverse. */
+const DOMAIN = 'peer.';
+
+/** A peer call's principal: whom the first node served, and the digest of the body the credential was made for. */
+export interface PeerPrincipal extends Principal {
+  readonly method: 'peer';
+  readonly bodyDigest: string;
+}
+
+/** The digest a peer credential binds: SHA-256 of the body as sent (`JSON.stringify` of the parsed body; empty without one). */
+export function bodyDigestOf(text: string): string {
+  return createHash('sha256').update(text).digest('base64url');
 }
 
 /** Signs this node's calls to its peers and checks theirs. */
@@ -42,11 +60,12 @@ export class PeerCalls {
    * @param method the HTTP method of the call
    * @param url the URL called (the credential is bound to its path and query)
    * @param onBehalfOf whom the call serves (default: the node itself)
+   * @param body the body sent, as sent (none for a GET)
    */
-  headers(method: string, url: string, onBehalfOf?: Principal): Record<string, string> {
+  headers(method: string, url: string, onBehalfOf?: Principal, body = ''): Record<string, string> {
     const { pathname, search } = new URL(url);
-    const claims: PeerClaims = { sub: onBehalfOf?.subject ?? 'peer', method: method.toUpperCase(), path: `${pathname}${search}`, exp: Date.now() + PEER_CREDENTIAL_TTL_MS };
-    return { [FORWARDED_HEADER]: '1', [PEER_HEADER]: this.signer.sign(Buffer.from(JSON.stringify(claims)).toString('base64url')) };
+    const claims: PeerClaims = { sub: onBehalfOf?.subject ?? 'peer', method: method.toUpperCase(), path: `${pathname}${search}`, body: bodyDigestOf(body), exp: Date.now() + PEER_CREDENTIAL_TTL_MS };
+    return { [FORWARDED_HEADER]: '1', [PEER_HEADER]: this.signer.sign(`${DOMAIN}${Buffer.from(JSON.stringify(claims)).toString('base64url')}`) };
   }
 
   /** An access to another node's gateway whose every call carries this node's credential. */
@@ -59,16 +78,17 @@ export class PeerCalls {
    * @throws HttpError 401 when the credential was not signed with this deployment's key, is for
    *   another method or path, or has expired
    */
-  verify(credential: string, method: string, path: string): Principal {
+  verify(credential: string, method: string, path: string): PeerPrincipal {
     let payload: string;
     try {
       payload = this.signer.verify(credential);
     } catch {
       throw new HttpError(401, 'UNAUTHENTICATED', `the ${PEER_HEADER} credential was not signed with this deployment's key: give every node the same --task-token-key`);
     }
-    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as PeerClaims;
+    if (!payload.startsWith(DOMAIN)) throw new HttpError(401, 'UNAUTHENTICATED', `the ${PEER_HEADER} credential is not a peer credential`);
+    const claims = JSON.parse(Buffer.from(payload.slice(DOMAIN.length), 'base64url').toString('utf8')) as PeerClaims;
     if (claims.method !== method.toUpperCase() || claims.path !== path) throw new HttpError(401, 'UNAUTHENTICATED', `the ${PEER_HEADER} credential was issued for ${claims.method} ${claims.path}, not this call`);
     if (claims.exp < Date.now()) throw new HttpError(401, 'UNAUTHENTICATED', `the ${PEER_HEADER} credential has expired`);
-    return { subject: claims.sub, method: 'peer' };
+    return { subject: claims.sub, method: 'peer', bodyDigest: claims.body };
   }
 }

@@ -8,6 +8,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { HttpError } from '../http-errors.js';
 import type { AuthenticatedPrincipal, Authenticator } from './authenticator.js';
+import { bodyDigestOf, PEER_HEADER, type PeerPrincipal } from './peer-calls.js';
 import { describeGrants, EVERY_NAMESPACE, hasRole, mayServeQueue, servesSomeQueue, type Role } from './grants.js';
 
 /** Who may call a route. */
@@ -18,7 +19,7 @@ export type RouteRule =
   | { readonly kind: 'signed-in' }
   /** The role, or a stronger one, in the path's `:namespace`. */
   | { readonly kind: 'namespace'; readonly role: Role }
-  /** The reader role in the path's `:namespace`, or a task queue of it: a run's history, which workers read to replay. */
+  /** The reader role in the path's `:namespace`, or the queue of the run (checked once the run is read): a run's history, which workers read to replay. */
   | { readonly kind: 'reader-or-worker' }
   /** The role in every namespace (`*:<role>`): the deployment's own settings. */
   | { readonly kind: 'deployment'; readonly role: Role }
@@ -34,7 +35,8 @@ export const AUTHENTICATOR = 'authenticator';
 /**
  * Authenticates every request it sees when authentication is on (mounted on `/api/v1`, so no API
  * route is reachable without a credential even before its rule runs, and a namespace's rate limit
- * is not spent by callers who are not who they say).
+ * is not spent by callers who are not who they say, nor by callers with no right in it: see
+ * `gateway/namespace-guard.ts`).
  */
 export async function authenticateRequest(req: Request, res: Response, next: NextFunction): Promise<void> {
   try {
@@ -51,7 +53,8 @@ export function allow(rule: RouteRule): RuleHandler {
     if (rule.kind === 'public') return next();
     try {
       const principal = await principalOfRequest(req, res);
-      if (principal && principal.method !== 'peer') authorise(rule, principal, req);
+      if (principal?.method === 'peer') checkPeerBody(principal as AuthenticatedPrincipal & PeerPrincipal, req);
+      else if (principal) authorise(rule, principal, req);
       next();
     } catch (error) {
       next(error);
@@ -105,6 +108,29 @@ export function describeRule(rule: RouteRule): string {
     case 'task-queue':
       return 'the task queue';
   }
+}
+
+/**
+ * For a caller let in as a worker (`reader or worker of the namespace`), once the run is known:
+ * a worker reads the runs of the queues it serves, not every run of the namespace.
+ * @throws HttpError 403 `PERMISSION_DENIED` when the caller is no reader and does not serve the run's queue
+ */
+export function assertServesRunQueue(res: Response, req: Request, taskQueue: string): void {
+  const principal = res.locals.principal as AuthenticatedPrincipal | undefined;
+  if (!principal || principal.method === 'peer' || principal.method === 'none') return;
+  const namespace = String(req.params.namespace ?? '');
+  if (hasRole(principal.grants, namespace, 'reader') || mayServeQueue(principal.grants, namespace, taskQueue)) return;
+  throw new HttpError(403, 'PERMISSION_DENIED', `'${principal.subject}' may not read this run: it is on task queue ${taskQueue}, and the caller holds ${describeGrants(principal.grants)} (it needs "${namespace}:reader" or taskQueues "${namespace}:${taskQueue}")`);
+}
+
+/**
+ * A peer's call carries the body its credential was made for: the first node authorised that
+ * call, not another one sent under its credential.
+ * @throws HttpError 401 for a body the credential was not made for
+ */
+function checkPeerBody(principal: PeerPrincipal, req: Request): void {
+  const sent = req.method === 'GET' || req.method === 'HEAD' ? '' : JSON.stringify(req.body ?? {});
+  if (bodyDigestOf(sent) !== principal.bodyDigest) throw new HttpError(401, 'UNAUTHENTICATED', `the ${PEER_HEADER} credential was issued for another body`);
 }
 
 /** @throws HttpError 403 `PERMISSION_DENIED` saying what the caller lacks and what it holds */

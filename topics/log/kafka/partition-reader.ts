@@ -151,7 +151,7 @@ export class PartitionReader {
         maxBytes,
         topics: [{ topic, partitions: [{ partition, fetchOffset: String(offset), maxBytes }] }],
       });
-      if (!first) this.firstFetch.set(broker, fetched.catch(() => this.firstFetch.delete(broker)));
+      if (!first) this.firstFetch.set(broker, fetched.then(() => undefined, () => void this.firstFetch.delete(broker)));
       const { responses } = await fetched;
       return responses[0]!.partitions[0]!;
     });
