@@ -1,23 +1,20 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'node:https';
 import type { Server } from 'node:http';
-import { createServer as createHttpsServer } from 'node:https';
 import { exportJWK, exportSPKI, generateKeyPair, SignJWT } from 'jose';
-import { addressOf, serveGateway } from '../../test/support/http-gateway.js';
+import { addressOf, serveGateway, serveHttpsGateway } from '../../test/support/http-gateway.js';
 import { Engine } from '../engine.js';
 import { waitFor } from '../../test/support/test-env.js';
-import { createHttpApp } from '../http-app.js';
-import { EngineMetrics } from '../metrics.js';
 import { authOptionsFromFlags } from './auth-options.js';
 import { listenerTlsFromFlags } from './listener-tls.js';
 import { PeerCalls } from './peer-calls.js';
 import { TokenSigner } from '../task-endpoints/token-signer.js';
 import { grantsOf, hasRole, mayServeQueue } from './grants.js';
+import { createTestPki, type TestPki } from '../../test/support/test-pki.js';
 
 /** How each credential is taken or refused, and what the 401 and 403 answers say. */
 
@@ -225,28 +222,17 @@ describe('grants', () => {
 });
 
 describe('client certificates (mTLS)', () => {
-  let https: ReturnType<typeof createHttpsServer>;
+  let https: Server;
   let port: number;
-  const pki: Record<string, Buffer> = {};
+  let pki: TestPki;
 
   before(async () => {
-    const dir = join(directory, 'pki');
-    execFileSync('mkdir', ['-p', dir]);
-    const ssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
-    ssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '1', '-subj', '/CN=test-ca');
-    for (const name of ['server', 'billing-worker', 'stranger']) {
-      ssl('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', `/CN=${name === 'server' ? 'localhost' : name}`);
-      await writeFile(join(dir, 'ext.cnf'), 'subjectAltName=DNS:localhost,IP:127.0.0.1\n');
-      ssl('x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', `${name}.pem`, '-days', '1', '-extfile', 'ext.cnf');
-    }
-    ssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'rogue.key', '-out', 'rogue.pem', '-days', '1', '-subj', '/CN=billing-worker');
-    for (const file of ['ca.pem', 'server.pem', 'server.key', 'billing-worker.pem', 'billing-worker.key', 'stranger.pem', 'stranger.key', 'rogue.pem', 'rogue.key']) pki[file] = execFileSync('cat', [join(dir, file)]);
-    const principals = join(dir, 'principals.json');
+    pki = await createTestPki(join(directory, 'pki'), { clients: ['billing-worker', 'stranger'], selfSigned: { rogue: 'billing-worker' } });
+    const principals = pki.path('principals.json');
     await writeFile(principals, JSON.stringify({ 'billing-worker': { permissions: ['billing:reader'] } }));
-    const tls = listenerTlsFromFlags({ 'tls-cert': join(dir, 'server.pem'), 'tls-key': join(dir, 'server.key'), 'tls-client-ca': join(dir, 'ca.pem') })!;
+    const tls = listenerTlsFromFlags({ 'tls-cert': pki.path('server.pem'), 'tls-key': pki.path('server.key'), 'tls-client-ca': pki.path('ca.pem') })!;
     const auth = authOptionsFromFlags({ auth: true, 'auth-mtls-principals': principals }, tls.clientCertificates)!;
-    https = createHttpsServer(tls.serverOptions, createHttpApp({ engine, metrics: new EngineMetrics(false).registry, selfEndpoint: 'self', auth }));
-    await new Promise<void>((ready) => https.listen(0, '127.0.0.1', ready));
+    https = await serveHttpsGateway(engine, tls, { auth });
     port = (https.address() as { port: number }).port;
   });
   after(() => {
@@ -256,7 +242,7 @@ describe('client certificates (mTLS)', () => {
 
   const call = (path: string, who?: string) =>
     new Promise<{ status: number; message: string }>((resolve, reject) => {
-      const req = request({ host: '127.0.0.1', port, path, ca: pki['ca.pem'], ...(who ? { cert: pki[`${who}.pem`], key: pki[`${who}.key`] } : {}) }, (res) => {
+      const req = request({ host: '127.0.0.1', port, path, ca: pki.pem['ca.pem'], ...(who ? { cert: pki.pem[`${who}.pem`], key: pki.pem[`${who}.key`] } : {}) }, (res) => {
         let body = '';
         res.on('data', (chunk: Buffer) => (body += chunk.toString()));
         res.on('end', () => resolve({ status: res.statusCode ?? 0, message: (JSON.parse(body || '{}') as { message?: string }).message ?? '' }));

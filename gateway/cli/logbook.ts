@@ -26,13 +26,15 @@ export function logbookProgram(print: (text: string) => void = (text) => console
     const positionals = args.slice(0, -2).map(String);
     let address = '';
     let sentApiKey = false;
+    let sentCertificate = false;
     try {
       const context = contextOf(command, print);
       address = context.address;
       sentApiKey = context.apiKey !== undefined;
+      sentCertificate = context.tls?.clientCertPair !== undefined;
       await run(context, command.opts(), ...positionals);
     } catch (error) {
-      const { exitCode, message } = describeError(error, address, sentApiKey);
+      const { exitCode, message } = describeError(error, address, sentApiKey, sentCertificate);
       printError(`error: ${message}`);
       if (command.opts().verbose && error instanceof Error && error.stack) printError(error.stack);
       process.exitCode = exitCode;

@@ -1,6 +1,7 @@
 /**
- * The SDK clients a command calls the gateway with, made from its context: its address, namespace
- * and `--api-key` (sent by the client on every call, as Temporal's `apiKey`). Values cross them as
+ * The SDK clients a command calls the gateway with, made from its context: its address, namespace,
+ * `--api-key` (sent by the client on every call, as Temporal's `apiKey`) and `--tls-*` (Temporal's
+ * `tls`: the CA trusted and the client certificate presented). Values cross them as
  * they are; the codec endpoint, not the client, encodes and decodes them (`codec-endpoint.ts`).
  * @module
  */
@@ -9,9 +10,9 @@ import { ScheduleClient } from '../../sdk/client/schedule-client.js';
 import { WorkflowClient } from '../../sdk/client/workflow-client.js';
 import type { CliContext } from './context.js';
 
-type Target = Pick<CliContext, 'address' | 'namespace' | 'apiKey'>;
+type Target = Pick<CliContext, 'address' | 'namespace' | 'apiKey' | 'tls'>;
 
-const credentials = (c: Target) => (c.apiKey === undefined ? {} : { apiKey: c.apiKey });
+const credentials = (c: Pick<Target, 'apiKey' | 'tls'>) => ({ ...(c.apiKey === undefined ? {} : { apiKey: c.apiKey }), ...(c.tls ? { tls: c.tls } : {}) });
 
 /** The workflow client of the command's namespace. */
 export function workflowClientOf(c: Target): WorkflowClient {

@@ -25,6 +25,7 @@ export {
   type ScheduleUpdateOptions,
 } from './compat/schedule-client.js';
 export { Connection, ConnectionError, DEFAULT_GATEWAY_ADDRESS, type ConnectionOptions } from './compat/connection.js';
+export type { TLSConfig } from '../common/gateway-tls.js';
 export type { CalendarField, CalendarRange, CalendarSpec, DayOfWeek, Month } from './compat/schedule-calendars.js';
 export { WithStartWorkflowOperation, WorkflowClient, type WorkflowSignalWithStartOptions, type WorkflowStartOptions } from './compat/workflow-client.js';
 export { WorkflowUpdateStage, type Workflow, type WorkflowHandle, type WorkflowResultType } from './compat/workflow-handle.js';

@@ -1,10 +1,14 @@
 /**
  * How the SDK reaches a gateway: its base URL(s) and the credentials every call carries — Temporal's
- * `apiKey` (sent as a bearer token) and `metadata` (extra headers). Clients and workers hold one
+ * `apiKey` (sent as a bearer token), `metadata` (extra headers) and `tls` (a private CA, a client
+ * certificate). Clients and workers hold one
  * {@link GatewayAccess} where they used to hold a base URL, and send every HTTP call through it, so
  * a key set by `setApiKey` applies to the next call of every client made from the connection.
  * @module
  */
+
+import type { Dispatcher } from 'undici';
+import { checkTlsScheme, tlsDispatcher, type TLSOption } from './gateway-tls.js';
 
 /** The credential options of `Connection.connect` and `NativeConnection.connect` (Temporal's names). */
 export interface GatewayCredentialOptions {
@@ -18,6 +22,12 @@ export interface GatewayCredentialOptions {
    * reads. An `authorization` entry is the bearer token when no `apiKey` is given.
    */
   readonly metadata?: Readonly<Record<string, string>>;
+  /**
+   * TLS to the gateway (Temporal's `tls`): `true` for Node's default CAs, or `{ serverRootCACertificate,
+   * clientCertPair, serverNameOverride }` to trust a private CA and present a client certificate to a
+   * gateway run with `--tls-client-ca`. With it an address without a scheme is `https://`.
+   */
+  readonly tls?: TLSOption;
 }
 
 /**
@@ -50,17 +60,22 @@ export class GatewayAccess {
   readonly baseUrls: readonly string[];
   private readonly credentials: Credentials;
   private readonly perCall: PerCallHeaders | undefined;
+  /** Set when `tls` asks for more than Node's defaults: a private CA, a client certificate or a server name. */
+  private readonly dispatcher: Dispatcher | undefined;
 
   /**
    * @param baseUrls `http(s)://host:port`, one or several (a worker's gateways)
    * @param options the credentials; `perCall` adds headers made for each call
-   * @throws TypeError for no base URL, or both `apiKey` and an `authorization` metadata entry
+   * @throws TypeError for no base URL, both `apiKey` and an `authorization` metadata entry, or
+   *   `tls` that contradicts a base URL's scheme
    */
   constructor(baseUrls: string | readonly string[], options: GatewayCredentialOptions & { readonly perCall?: PerCallHeaders } = {}) {
     this.baseUrls = (typeof baseUrls === 'string' ? [baseUrls] : [...baseUrls]).map((b) => b.replace(/\/+$/, ''));
     if (this.baseUrls.length === 0) throw new TypeError('a gateway access needs at least one gateway address');
     this.credentials = credentialsOf(options);
     this.perCall = options.perCall;
+    for (const base of this.baseUrls) checkTlsScheme(base, options.tls);
+    this.dispatcher = tlsDispatcher(options.tls);
   }
 
   /** The first (for a client, the only) base URL. */
@@ -79,9 +94,10 @@ export class GatewayAccess {
     return { ...metadata, ...(apiKey === undefined ? {} : { authorization: `Bearer ${apiKey}` }) };
   }
 
-  /** `fetch` with the access's headers (a call's own headers added; its content type, say). */
+  /** `fetch` with the access's headers (a call's own headers added; its content type, say) and TLS settings. */
   fetch(url: string, init: AccessInit = {}): Promise<Response> {
-    return fetch(url, { ...init, headers: { ...this.headers(), ...this.perCall?.(init.method ?? 'GET', url), ...init.headers } });
+    const headers = { ...this.headers(), ...this.perCall?.(init.method ?? 'GET', url), ...init.headers };
+    return fetch(url, { ...init, headers, ...(this.dispatcher ? { dispatcher: this.dispatcher } : {}) });
   }
 }
 

@@ -14,6 +14,7 @@
  * @module
  */
 export { NativeConnection, NativeConnectionError, type NativeConnectionOptions } from './compat/native-connection.js';
+export type { TLSConfig } from '../common/gateway-tls.js';
 export { bundleWorkflowCode, Worker, type HistoryAndWorkflowId, type ReplayableHistory, type ReplayResult, type ReplayWorkerOptions, type State, type WorkerOptions } from './compat/worker.js';
 export { Runtime, type RuntimeOptions } from './compat/runtime.js';
 export { DefaultLogger, type LogEntry, type Logger, type LogLevel, type LogMetadata } from '../common/logger.js';

@@ -19,6 +19,7 @@ import type { WorkflowService } from './workflow-service.js';
 import { loadDataConverter, type DataConverterOption, type LoadedDataConverter } from '../../common/data-converter-option.js';
 import { ClientPayloads } from '../client-payloads.js';
 import { GatewayAccess, type GatewayCredentialOptions } from '../../common/gateway-access.js';
+import { tlsFailureOf, tlsRequested, type TLSOption } from '../../common/gateway-tls.js';
 
 /** The gateway's address when none is given: what `npm start` serves. */
 export const DEFAULT_GATEWAY_ADDRESS = '127.0.0.1:8233';
@@ -26,11 +27,11 @@ export const DEFAULT_GATEWAY_ADDRESS = '127.0.0.1:8233';
 /**
  * Options of {@link Connection.connect} (Temporal's `ConnectionOptions`, the parts that apply, and
  * Kafka's). `apiKey` is sent as `authorization: Bearer <apiKey>` and `metadata` as headers on every
- * call to the gateway (with brokers: its reads); no environment variable is read, as Temporal's
- * client reads none.
+ * call to the gateway (with brokers: its reads), over `tls` when given; no environment variable is
+ * read, as Temporal's client reads none. `tls` is the gateway's; the brokers' is `security`.
  */
 export interface ConnectionOptions extends GatewayCredentialOptions {
-  /** `host:port` or `http(s)://host:port` of a gateway; default `127.0.0.1:8233`. */
+  /** `host:port` or `http(s)://host:port` of a gateway; default `127.0.0.1:8233` (`host:port` is https with `tls`). */
   readonly address?: string;
   /** How long `connect` waits for the gateway to answer, ms; default 10 s (the brokers are checked with the Kafka client's own timeouts). */
   readonly connectTimeout?: number;
@@ -105,8 +106,9 @@ export class Connection {
   /**
    * Connects to a gateway and checks that it answers, or, given `brokers`, to the deployment's
    * Kafka cluster and checks that it holds the prefix's topics.
-   * @throws ConnectionError naming the address or brokers and why (refused, timed out, not a gateway, no deployment)
-   * @throws TypeError for an address that is not `host:port` or an http(s) URL
+   * @throws ConnectionError naming the address or brokers and why (refused, timed out, not a gateway,
+   *   no deployment, a certificate the TLS handshake refused)
+   * @throws TypeError for an address that is not `host:port` or an http(s) URL, or `tls` with an `http://` one
    */
   static async connect(options: ConnectionOptions = {}): Promise<Connection> {
     if (options.brokers) return Connection.overKafka(options);
@@ -116,7 +118,7 @@ export class Connection {
   }
 
   /** A gateway connection that is not checked until its first call (Temporal's `Connection.lazy`). */
-  static lazy(options: Pick<ConnectionOptions, 'address' | 'dataConverter' | 'apiKey' | 'metadata'> = {}): Connection {
+  static lazy(options: Pick<ConnectionOptions, 'address' | 'dataConverter' | 'apiKey' | 'metadata' | 'tls'> = {}): Connection {
     return new Connection(connectionAccess(options), null, loadDataConverter(options.dataConverter));
   }
 
@@ -124,7 +126,7 @@ export class Connection {
    * A Kafka connection over a log someone else holds (an engine in the same process, as tests and
    * embedded deployments run it); closing the connection leaves the log open.
    */
-  static async fromLog(log: Log, catalog: TopicCatalog, options: Pick<ConnectionOptions, 'address' | 'serde' | 'dataConverter' | 'apiKey' | 'metadata'> = {}): Promise<Connection> {
+  static async fromLog(log: Log, catalog: TopicCatalog, options: Pick<ConnectionOptions, 'address' | 'serde' | 'dataConverter' | 'apiKey' | 'metadata' | 'tls'> = {}): Promise<Connection> {
     const access = connectionAccess(options);
     return new Connection(access, await kafkaPath(log, catalog, access, options, async () => undefined), loadDataConverter(options.dataConverter));
   }
@@ -138,6 +140,8 @@ export class Connection {
     try {
       response = await this.access.fetch(`${this.baseUrl}/healthz`, { signal: AbortSignal.timeout(timeoutMs) });
     } catch (error) {
+      const tlsFailure = tlsFailureOf(error, this.baseUrl);
+      if (tlsFailure) throw new ConnectionError(`cannot connect to the Logbook gateway: ${tlsFailure}`, { cause: error });
       const reason = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
       throw new ConnectionError(`cannot reach a Logbook gateway at ${this.baseUrl} (${reason}); start one with \`npm start\` or pass Connection.connect({ address })`, { cause: error });
     }
@@ -205,14 +209,14 @@ async function kafkaPath(log: Log, catalog: TopicCatalog, access: GatewayAccess,
   };
 }
 
-/** The gateway and credentials of a connection's options. */
-function connectionAccess(options: Pick<ConnectionOptions, 'address' | 'apiKey' | 'metadata'>): GatewayAccess {
-  return new GatewayAccess(gatewayUrl(options.address ?? DEFAULT_GATEWAY_ADDRESS), options);
+/** The gateway, credentials and TLS of a connection's options. */
+function connectionAccess(options: Pick<ConnectionOptions, 'address' | 'apiKey' | 'metadata' | 'tls'>): GatewayAccess {
+  return new GatewayAccess(gatewayUrl(options.address ?? DEFAULT_GATEWAY_ADDRESS, options.tls), options);
 }
 
-/** `host:port` or an http(s) URL as a base URL without a trailing slash. */
-function gatewayUrl(address: string): string {
-  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(address) ? address : `http://${address}`;
+/** `host:port` (https when `tls` asks for TLS, as Temporal's addresses carry no scheme) or an http(s) URL as a base URL without a trailing slash. */
+function gatewayUrl(address: string, tls: TLSOption | undefined): string {
+  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(address) ? address : `${tlsRequested(tls) ? 'https' : 'http'}://${address}`;
   let url: URL;
   try {
     url = new URL(withScheme);

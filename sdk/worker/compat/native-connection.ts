@@ -17,6 +17,7 @@ import type { WorkerConnection } from '../worker-connection.js';
 import type { HistoryFetcher } from '../workflow-worker.js';
 import { isGatewayConnection, type GatewayWorkerConnection } from '../http/gateway-worker-connection.js';
 import { GatewayAccess, type GatewayCredentialOptions } from '../../common/gateway-access.js';
+import { tlsFailureOf, tlsRequested, type TLSOption } from '../../common/gateway-tls.js';
 
 /** The gateway a worker reaches when given no address: what `npm start` serves. */
 const DEFAULT_GATEWAY = '127.0.0.1:8233';
@@ -24,7 +25,8 @@ const DEFAULT_GATEWAY = '127.0.0.1:8233';
 /**
  * Options of {@link NativeConnection.connect}. `apiKey` (default `LOGBOOK_API_KEY`, as brokers default
  * to `LOGBOOK_KAFKA_BROKERS`) is sent as `authorization: Bearer <apiKey>` and `metadata` as headers
- * on every call to a gateway: task polls and answers, history pages, worker reports.
+ * on every call to a gateway: task polls and answers, history pages, worker reports — over `tls`
+ * when given (the gateway's TLS; the brokers' is `security`).
  */
 export interface NativeConnectionOptions extends GatewayCredentialOptions {
   /**
@@ -35,8 +37,8 @@ export interface NativeConnectionOptions extends GatewayCredentialOptions {
   readonly brokers?: readonly string[];
   /**
    * Gateway(s), `host:port` or URL, tried in turn; default `127.0.0.1:8233` (what `npm start`
-   * serves). They serve history pages, and the tasks themselves when no brokers are given
-   * (Temporal's `address`).
+   * serves; `host:port` is https with `tls`). They serve history pages, and the tasks themselves
+   * when no brokers are given (Temporal's `address`).
    */
   readonly address?: string | readonly string[];
   /**
@@ -104,7 +106,7 @@ export class NativeConnection {
   static async connect(options: NativeConnectionOptions = {}): Promise<NativeConnection> {
     const fromEnvironment = process.env.LOGBOOK_KAFKA_BROKERS?.split(',').map((b) => b.trim()).filter(Boolean);
     const brokers = options.brokers ?? (fromEnvironment?.length ? fromEnvironment : undefined);
-    const gateways = new GatewayAccess(gatewayUrls(options.address ?? DEFAULT_GATEWAY), credentialsOf(options));
+    const gateways = new GatewayAccess(gatewayUrls(options.address ?? DEFAULT_GATEWAY, options.tls), credentialsOf(options));
     const taskPath = options.taskPath ?? (brokers ? 'kafka' : 'gateway');
     if (taskPath === 'gateway') return NativeConnection.throughGateway(gateways, options);
     if (!brokers) throw new NativeConnectionError(`taskPath 'kafka' needs brokers: pass them, or set LOGBOOK_KAFKA_BROKERS`);
@@ -176,10 +178,12 @@ async function gatewayProblem(access: GatewayAccess, base: string, timeoutMs: nu
     return response.ok ? null : `${base}/healthz answered HTTP ${response.status} (is this a Logbook gateway?)`;
   } catch (error) {
     const reason = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
-    return `${base} (${reason})`;
+    return tlsFailureOf(error, base) ?? `${base} (${reason})`;
   }
 }
 
-function gatewayUrls(address: string | readonly string[]): string[] {
-  return (typeof address === 'string' ? [address] : [...address]).map((a) => (/^https?:\/\//i.test(a) ? a : `http://${a}`));
+/** Each address as a base URL: `host:port` is https when `tls` asks for TLS, as Temporal's addresses carry no scheme. */
+function gatewayUrls(address: string | readonly string[], tls: TLSOption | undefined): string[] {
+  const scheme = tlsRequested(tls) ? 'https' : 'http';
+  return (typeof address === 'string' ? [address] : [...address]).map((a) => (/^https?:\/\//i.test(a) ? a : `${scheme}://${a}`));
 }
