@@ -65,7 +65,7 @@ export class NamespaceGuard {
 
 /** Whether the request's caller holds any right in `namespace` (always, with authentication off). */
 function mayActIn(res: Response, namespace: string): boolean {
-  const principal = res.locals.principal as AuthenticatedPrincipal | undefined;
+  const principal = res.locals?.principal as AuthenticatedPrincipal | undefined;
   if (!principal || principal.method === 'peer' || principal.method === 'none') return true;
   return hasRole(principal.grants, namespace, 'reader') || servesSomeQueue(principal.grants, namespace);
 }

@@ -67,7 +67,8 @@ export function largeWorkflowTaskConformance(backend: 'kafka' | 'embedded'): voi
     const id = uniqueName('blobs');
     const first = worker();
     await first.start();
-    const reply = t.engine.client.start({ workflowId: id, workflowType: 'collectBlobs', taskQueue: 'blobs', args: [2], workflowTaskTimeout: '1s' });
+    // Long enough that the second signal is applied before the stalled task times out, even on a busy machine.
+    const reply = t.engine.client.start({ workflowId: id, workflowType: 'collectBlobs', taskQueue: 'blobs', args: [2], workflowTaskTimeout: '4s' });
     const runId = (await reply).runId!;
     await waitFor('the workflow to wait for its signals', async () => (await pendingTask(id)) === null && (await t.history(id, runId)).length >= 4);
     await first.stop(2_000);
@@ -78,12 +79,14 @@ export function largeWorkflowTaskConformance(backend: 'kafka' | 'embedded'): voi
     const claim = { type: 'WorkflowTaskStarted' as const, scheduledEventId: task.scheduledEventId, attempt: task.attempt, identity: 'stalled-worker' };
     await t.engine.client.send(t.engine.client.envelope('default', id, claim, { runId }), { awaitReply: false });
     await waitFor('the claim recorded', async () => (await pendingTask(id))?.startedTime !== null);
-    await t.signal(id, 'blob', ['b'.repeat(BLOB_CHARS)]);
+    // Waited for: a retry sent before it is applied would carry one signal, and fit in a record.
+    const second = { type: 'SignalWorkflowExecution' as const, signalName: 'blob', input: [t.engine.dataConverter.toPayload('b'.repeat(BLOB_CHARS))], identity: 'test', header: {}, externalInitiator: null, childWorkflowOnly: false };
+    await t.engine.client.send(t.engine.client.envelope('default', id, second), { awaitReply: true });
     await waitFor('the stalled task to time out and be retried', async () => ((await pendingTask(id))?.attempt ?? 0) >= 2, 30_000);
 
     const before = batches;
-    const second = worker();
-    await second.start();
+    const next = worker();
+    await next.start();
     try {
       const result = await t.result(id, 60_000);
       assert.equal(result.executionStatus, 'Completed', result.failure?.message);
@@ -94,7 +97,7 @@ export function largeWorkflowTaskConformance(backend: 'kafka' | 'embedded'): voi
       const retries = (await workflowTasks(t, runId)).filter((task) => task.attempt >= 2);
       assert.ok(retries.length > 0 && retries.every((task) => task.events.length === 0), 'the retry was sent without its events');
     } finally {
-      await second.stop(2_000);
+      await next.stop(2_000);
     }
   });
 }

@@ -61,6 +61,13 @@ describe('cron expressions: next time', () => {
     assert.equal(iso(nextCronTime('0 0 29 2 *', utc(2026, 1, 1))), '2028-02-29T00:00:00.000Z');
   });
 
+  it('days the month before lacks do not skip the first days of the next month (1,31 from 26 February is 1 March)', () => {
+    const after = Date.parse('2030-02-26T00:00:58Z');
+    assert.equal(iso(nextCronTime('0 0 0 1,6,11,16,21,26,31 * *', after)), '2030-03-01T00:00:00.000Z');
+    assert.equal(iso(nextCronTime('*/2 0 0-0/1 */5 * */6', after)), '2030-03-01T00:00:00.000Z');
+    assert.equal(iso(nextCronTime('CRON_TZ=America/New_York 0 0 1,31 * *', after)), '2030-03-01T05:00:00.000Z');
+  });
+
   it('day-of-month and day-of-week both restricted match either, as in Vixie cron', () => {
     // 2026-03-02 is a Monday; the 15th is a Sunday.
     assert.deepEqual(upcoming('0 0 15 * MON', utc(2026, 3, 2, 1), 3), [

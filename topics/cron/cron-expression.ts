@@ -135,8 +135,30 @@ export function nextCronTime(expression: string | CronSchedule, afterEpochMs: nu
   // Croner counts from the whole second the instant is in; "strictly after" a whole second is the next one.
   const next = schedule.cron.nextRun(new Date(afterEpochMs));
   if (next === null) throw new CronExpressionError('expression', `matches no time after ${new Date(afterEpochMs).toISOString()}`);
-  return next.getTime();
+  return earliestFromMonthStarts(schedule.cron, afterEpochMs, next.getTime());
 }
+
+/**
+ * Croner 11 can skip the first days of a month: searching on from a day-of-month the month lacks
+ * (from 26 February with `1,31`, it tries 31 February, lands on 3 March and misses 1 March). So
+ * the search is made again from the start of each month (in the expression's time zone) before
+ * croner's answer, and the earliest match wins.
+ */
+function earliestFromMonthStarts(cron: Cron, afterEpochMs: number, found: number): number {
+  const zone = cron.options.timezone ?? 'UTC';
+  let monthStarts = MONTH_STARTS.get(zone);
+  if (!monthStarts) MONTH_STARTS.set(zone, (monthStarts = new Cron('0 0 0 1 * *', { timezone: zone })));
+  let earliest = found;
+  for (let start = monthStarts.nextRun(new Date(afterEpochMs)); start !== null && start.getTime() < earliest; start = monthStarts.nextRun(start)) {
+    // From the last millisecond before the month: croner's next whole second is the month's first.
+    const fromStart = cron.nextRun(new Date(start.getTime() - 1));
+    if (fromStart !== null && fromStart.getTime() > afterEpochMs && fromStart.getTime() < earliest) earliest = fromStart.getTime();
+  }
+  return earliest;
+}
+
+/** A job matching the start of every month, per time zone. */
+const MONTH_STARTS = new Map<string, Cron>();
 
 /** The names a field takes (robfig's, any case), numbered from the field's first value. */
 const NAMES: Readonly<Record<string, { readonly names: readonly string[]; readonly first: number }>> = {
