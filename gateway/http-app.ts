@@ -201,10 +201,12 @@ export function createHttpApp(options: HttpAppOptions): Express {
     const { namespace, workflowId } = ids(req);
     const state = await engine.describe(namespace, workflowId);
     if (!state) throw new HttpError(404, 'WorkflowNotFound', `workflow ${workflowId} does not exist in namespace ${namespace}`);
-    assertServesRunQueue(res, req, state.executionInfo.taskQueue);
     const runId = typeof req.query.runId === 'string' ? req.query.runId : state.executionInfo.runId;
     const untilEventId = req.query.untilEventId === undefined ? undefined : Number(req.query.untilEventId);
     const events = await engine.history(namespace, workflowId, runId, untilEventId === undefined ? {} : { untilEventId });
+    // The queue of the run read (an older run may have been on another), from its first event.
+    const started = events[0]?.attributes;
+    assertServesRunQueue(res, req, started?.type === 'WorkflowExecutionStarted' ? started.taskQueue : state.executionInfo.taskQueue);
     // `raw=1` returns the events as the SDK needs them (payloads as base64 with metadata).
     res.json(req.query.raw ? { events: events.map(toRawView) } : { runId, events: toJsonView(events, engine.dataConverter) });
   }));

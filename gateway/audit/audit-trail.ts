@@ -44,9 +44,11 @@ export function auditTrail(writer: AuditWriter, nodeId: string, peers: Pick<Peer
     if (!match.audited) return next();
     const { audited, params } = match;
     const answer = captureAnswer(res);
+    // Checked as the call arrives (a credential may expire while a long call is answered) ...
+    const peerDigest = peerBodyDigestOf(req, peers);
     res.once('close', () => {
-      // Decided once the body is read: the credential must be for this body too.
-      if (isPeerCall(req, peers)) return;
+      // ... and its body once the body is read: the credential must be for this body too.
+      if (peerDigest !== undefined && peerDigest === bodyDigestOf(sentBody(req))) return;
       const ids = identifiersOf(req.body, answer.fields(), params, req.headers['x-request-id']);
       writer.append(recordOf(audited, req, res, ids, params, nodeId, clock()));
     });
@@ -64,21 +66,25 @@ export async function flushAuditTrail(app: { locals: Record<string, unknown> }, 
 }
 
 /**
- * Whether the call carries a peer credential signed with the deployment's key for this very call
- * (method, path and body).
- * Nodes sign every call to a peer, with authentication on or off, so a genuine forwarded call
- * always has one; a caller without the key cannot make one and is audited.
+ * The body digest of the call's peer credential, when it carries one signed with the deployment's
+ * key for this method and path (the body is compared once read). Nodes sign every call to a peer,
+ * with authentication on or off, so a genuine forwarded call always has one; a caller without the
+ * key cannot make one and is audited. Nodes without a shared `--task-token-key` cannot check each
+ * other's: their forwarded calls are audited on both nodes.
  */
-function isPeerCall(req: Request, peers: Pick<PeerCalls, 'verify'>): boolean {
+function peerBodyDigestOf(req: Request, peers: Pick<PeerCalls, 'verify'>): string | undefined {
   const credential = req.headers[PEER_HEADER];
-  if (typeof credential !== 'string') return false;
+  if (typeof credential !== 'string') return undefined;
   try {
-    const { bodyDigest } = peers.verify(credential, req.method, req.originalUrl);
-    const sent = req.method === 'GET' || req.method === 'HEAD' ? '' : JSON.stringify(req.body ?? {});
-    return bodyDigest === bodyDigestOf(sent);
+    return peers.verify(credential, req.method, req.originalUrl).bodyDigest;
   } catch {
-    return false;
+    return undefined;
   }
+}
+
+/** The body as a peer credential digests it: empty for a read, else the JSON of the parsed body. */
+function sentBody(req: Request): string {
+  return req.method === 'GET' || req.method === 'HEAD' ? '' : JSON.stringify(req.body ?? {});
 }
 
 /**

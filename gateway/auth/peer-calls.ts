@@ -12,6 +12,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Principal } from './principal.js';
 import { MIN_KEY_BYTES, TokenSigner } from '../task-endpoints/token-signer.js';
 import { HttpError } from '../http-errors.js';
+import type { Grants, Role } from './grants.js';
 import { GatewayAccess } from '../../sdk/common/gateway-access.js';
 
 /** Marks a call as coming from another node (the receiving node does not forward it again). */
@@ -30,6 +31,8 @@ interface PeerClaims {
   /** SHA-256 of the JSON body sent (of nothing for a GET), base64url. */
   readonly body: string;
   readonly exp: number;
+  /** The caller's rights, for the checks a route makes once it has read the run (a worker's queue). */
+  readonly grants?: { readonly roles: ReadonlyArray<readonly [string, Role]>; readonly taskQueues: readonly string[] };
 }
 
 /** Marks the signed text as a peer credential, so a task token (same key) can never pass for one, nor the reverse. */
@@ -39,6 +42,8 @@ const DOMAIN = 'peer.';
 export interface PeerPrincipal extends Principal {
   readonly method: 'peer';
   readonly bodyDigest: string;
+  /** The rights of the caller the first node served, when it was an authenticated one. */
+  readonly callerGrants?: Grants;
 }
 
 /** The digest a peer credential binds: SHA-256 of the body as sent (`JSON.stringify` of the parsed body; empty without one). */
@@ -64,13 +69,23 @@ export class PeerCalls {
    */
   headers(method: string, url: string, onBehalfOf?: Principal, body = ''): Record<string, string> {
     const { pathname, search } = new URL(url);
-    const claims: PeerClaims = { sub: onBehalfOf?.subject ?? 'peer', method: method.toUpperCase(), path: `${pathname}${search}`, body: bodyDigestOf(body), exp: Date.now() + PEER_CREDENTIAL_TTL_MS };
+    const grants = (onBehalfOf as { grants?: Grants } | undefined)?.grants;
+    const claims: PeerClaims = {
+      sub: onBehalfOf?.subject ?? 'peer', method: method.toUpperCase(), path: `${pathname}${search}`, body: bodyDigestOf(body), exp: Date.now() + PEER_CREDENTIAL_TTL_MS,
+      ...(grants && onBehalfOf?.method !== 'peer' ? { grants: { roles: [...grants.roles], taskQueues: [...grants.taskQueues] } } : {}),
+    };
     return { [FORWARDED_HEADER]: '1', [PEER_HEADER]: this.signer.sign(`${DOMAIN}${Buffer.from(JSON.stringify(claims)).toString('base64url')}`) };
   }
 
   /** An access to another node's gateway whose every call carries this node's credential. */
   access(endpoint: string): GatewayAccess {
-    return new GatewayAccess(endpoint, { perCall: (method, url) => this.headers(method, url) });
+    return new GatewayAccess(endpoint, {
+      perCall: (method, url) => {
+        // The access signs no body: a call that sends one would be refused by the peer.
+        if (method !== 'GET' && method !== 'HEAD') throw new TypeError(`a peer access makes reads only, not ${method} ${url}`);
+        return this.headers(method, url);
+      },
+    });
   }
 
   /**
@@ -89,6 +104,9 @@ export class PeerCalls {
     const claims = JSON.parse(Buffer.from(payload.slice(DOMAIN.length), 'base64url').toString('utf8')) as PeerClaims;
     if (claims.method !== method.toUpperCase() || claims.path !== path) throw new HttpError(401, 'UNAUTHENTICATED', `the ${PEER_HEADER} credential was issued for ${claims.method} ${claims.path}, not this call`);
     if (claims.exp < Date.now()) throw new HttpError(401, 'UNAUTHENTICATED', `the ${PEER_HEADER} credential has expired`);
-    return { subject: claims.sub, method: 'peer', bodyDigest: claims.body };
+    return {
+      subject: claims.sub, method: 'peer', bodyDigest: claims.body,
+      ...(claims.grants ? { callerGrants: { roles: new Map(claims.grants.roles), taskQueues: new Set(claims.grants.taskQueues) } } : {}),
+    };
   }
 }

@@ -116,11 +116,13 @@ export function describeRule(rule: RouteRule): string {
  * @throws HttpError 403 `PERMISSION_DENIED` when the caller is no reader and does not serve the run's queue
  */
 export function assertServesRunQueue(res: Response, req: Request, taskQueue: string): void {
-  const principal = res.locals.principal as AuthenticatedPrincipal | undefined;
-  if (!principal || principal.method === 'peer' || principal.method === 'none') return;
+  const principal = res.locals.principal as (AuthenticatedPrincipal & Partial<PeerPrincipal>) | undefined;
+  // A peer's call is checked against the rights of the caller the first node served (it could not read the run there).
+  const grants = principal?.method === 'peer' ? principal.callerGrants : principal?.method === 'none' ? undefined : principal?.grants;
+  if (!principal || !grants) return;
   const namespace = String(req.params.namespace ?? '');
-  if (hasRole(principal.grants, namespace, 'reader') || mayServeQueue(principal.grants, namespace, taskQueue)) return;
-  throw new HttpError(403, 'PERMISSION_DENIED', `'${principal.subject}' may not read this run: it is on task queue ${taskQueue}, and the caller holds ${describeGrants(principal.grants)} (it needs "${namespace}:reader" or taskQueues "${namespace}:${taskQueue}")`);
+  if (hasRole(grants, namespace, 'reader') || mayServeQueue(grants, namespace, taskQueue)) return;
+  throw new HttpError(403, 'PERMISSION_DENIED', `'${principal.subject}' may not read this run: it is on task queue ${taskQueue}, and the caller holds ${describeGrants(grants)} (it needs "${namespace}:reader" or taskQueues "${namespace}:${taskQueue}")`);
 }
 
 /**

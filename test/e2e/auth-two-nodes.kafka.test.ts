@@ -221,3 +221,17 @@ test('a reader cannot terminate through either node, and a token for namespace o
   // The refused terminations changed nothing.
   for (const id of [onA, onB]) assert.equal(((await call(a, 'GET', workflowPath(id), tokens.reader)).body.executionInfo as { status: string }).status, 'Running');
 });
+
+test("a worker token reads the history of its own queue's runs through either node, and another queue's through neither, forwarded or not", async () => {
+  const [onA, onB] = [await idleRunOn(a), await idleRunOn(b)];
+  const ownWorker = await new SignJWT({ taskQueues: [`default:${idleQueue}`] }).setProtectedHeader({ alg: 'HS256' }).setSubject('idle-worker').setExpirationTime('5m').sign(JWT_SECRET);
+  const otherWorker = await new SignJWT({ taskQueues: ['default:payroll'] }).setProtectedHeader({ alg: 'HS256' }).setSubject('payroll-worker').setExpirationTime('5m').sign(JWT_SECRET);
+  for (const node of [a, b]) {
+    for (const id of [onA, onB]) {
+      assert.equal((await call(node, 'GET', `${workflowPath(id)}/history`, ownWorker)).status, 200, `own queue, ${id} through ${node.endpoint}`);
+      const refused = await call(node, 'GET', `${workflowPath(id)}/history`, otherWorker);
+      assert.equal(refused.status, 403, `another queue, ${id} through ${node.endpoint}: ${JSON.stringify(refused.body)}`);
+      assert.match(String(refused.body.message), new RegExp(`on task queue ${idleQueue}`));
+    }
+  }
+});
